@@ -1,0 +1,186 @@
+"""Collect: turn the schemas registered in onnx into the plain model.
+
+This is the only module that touches ``onnx.defs`` objects. Values that a
+future onnx may add (a new differentiation category, option or support
+level) degrade to the closest safe value with a warning instead of failing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import onnx
+from onnx import defs, helper
+
+from gendoc.errors import UsageError
+from gendoc.examples import collect_examples, collect_samples
+from gendoc.model import (
+    Attribute,
+    Differentiability,
+    Option,
+    Parameter,
+    Reference,
+    Schema,
+    TypeConstraint,
+    schema_sort_key,
+)
+
+_DIFFERENTIABILITY = {
+    "Differentiable": Differentiability.DIFFERENTIABLE,
+    "NonDifferentiable": Differentiability.NON_DIFFERENTIABLE,
+    "Unknown": Differentiability.UNDEFINED,
+}
+_OPTION = {"Single": Option.SINGLE, "Optional": Option.OPTIONAL, "Variadic": Option.VARIADIC}
+
+
+class UnknownValueWarning(UserWarning):
+    """An onnx enum value that this version of gendoc does not know."""
+
+
+def _enum_name(value: Any) -> str:
+    return getattr(value, "name", str(value).rsplit(".", 1)[-1])
+
+
+def differentiability_of(category: Any, where: str) -> Differentiability:
+    """Map onnx's DifferentiationCategory; unknown values become undefined."""
+    name = _enum_name(category)
+    try:
+        return _DIFFERENTIABILITY[name]
+    except KeyError:
+        warnings.warn(
+            f"{where}: unknown differentiation category {name!r}, shown as undefined",
+            UnknownValueWarning,
+            stacklevel=2,
+        )
+        return Differentiability.UNDEFINED
+
+
+def option_of(option: Any, where: str) -> Option:
+    name = _enum_name(option)
+    try:
+        return _OPTION[name]
+    except KeyError:
+        warnings.warn(
+            f"{where}: unknown parameter option {name!r}, shown as single",
+            UnknownValueWarning,
+            stacklevel=2,
+        )
+        return Option.SINGLE
+
+
+def _format_default_item(value: Any) -> str:
+    """Format one default value exactly as onnx's gen_doc.py does."""
+    if isinstance(value, float):
+        formatted = str(np.round(value, 5))
+        if len(formatted) > 10:
+            formatted = f"({value:e})"
+        return formatted
+    if isinstance(value, bytes | bytearray):
+        return value.decode("utf-8")
+    return str(value)
+
+
+def _attribute(attr: Any) -> Attribute:
+    default = None
+    if not attr.required and attr.default_value.name:
+        value = helper.get_attribute_value(attr.default_value)
+        if isinstance(value, list):
+            shown = str([_format_default_item(v) for v in value])
+        else:
+            shown = _format_default_item(value)
+        default = f"{shown}{attr.default_value.doc_string}"
+    type_name = _enum_name(attr.type).lower()
+    return Attribute(
+        name=attr.name,
+        type=type_name,
+        description=attr.description,
+        required=bool(attr.required),
+        default=default,
+    )
+
+
+def _parameter(param: Any, where: str) -> Parameter:
+    return Parameter(
+        name=param.name,
+        type_str=param.type_str,
+        description=param.description,
+        option=option_of(param.option, f"{where} {param.name}"),
+        differentiability=differentiability_of(
+            param.differentiation_category, f"{where} {param.name}"
+        ),
+        is_homogeneous=bool(param.is_homogeneous),
+        min_arity=int(getattr(param, "min_arity", 1)),
+    )
+
+
+def _bound(value: int) -> int | None:
+    return None if defs.OpSchema.is_infinite(value) else int(value)
+
+
+def convert_schema(op: Any) -> Schema:
+    """Convert one ``onnx.defs.OpSchema`` into a :class:`Schema`."""
+    where = f"{op.domain or 'ai.onnx'}.{op.name}-{op.since_version}"
+    is_function = bool(op.has_function or op.has_context_dependent_function)
+    function_versions: Sequence[int] = ()
+    if is_function:
+        function_versions = getattr(op, "all_function_opset_versions", ())
+    return Schema(
+        domain=op.domain,
+        name=op.name,
+        since_version=int(op.since_version),
+        doc=op.doc or "",
+        deprecated=bool(op.deprecated),
+        experimental=_enum_name(op.support_level) == "EXPERIMENTAL",
+        is_function=is_function,
+        function_versions=tuple(int(v) for v in function_versions),
+        attributes=tuple(_attribute(a) for _, a in sorted(op.attributes.items())),
+        inputs=tuple(_parameter(p, where) for p in op.inputs),
+        outputs=tuple(_parameter(p, where) for p in op.outputs),
+        type_constraints=tuple(
+            TypeConstraint(
+                name=tc.type_param_str,
+                allowed_types=tuple(tc.allowed_type_strs),
+                description=tc.description,
+            )
+            for tc in op.type_constraints
+        ),
+        min_inputs=int(op.min_input),
+        max_inputs=_bound(op.max_input),
+        min_outputs=int(op.min_output),
+        max_outputs=_bound(op.max_output),
+    )
+
+
+def import_schema_modules(modules: Iterable[str]) -> None:
+    """Import user modules that register extra schemas with onnx.
+
+    A module that cannot be imported is a usage error naming the module.
+    """
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # any failure in user code is reported the same way
+            raise UsageError(
+                f"cannot import schema module {name!r}: {type(exc).__name__}: {exc}"
+            ) from exc
+
+
+def collect(
+    schema_modules: Iterable[str] = (), *, with_examples: bool = True
+) -> Reference:
+    """Read every registered schema (all domains, all versions) into a Reference."""
+    import_schema_modules(schema_modules)
+    schemas = sorted(
+        (convert_schema(op) for op in defs.get_all_schemas_with_history()),
+        key=schema_sort_key,
+    )
+    return Reference(
+        onnx_version=onnx.__version__,
+        schemas=tuple(schemas),
+        examples=collect_examples() if with_examples else {},
+        samples=collect_samples() if with_examples else {},
+    )

@@ -1,0 +1,140 @@
+"""Example snippets from onnx's backend test cases, read without running them.
+
+onnx's own generator imports every test-case module, which executes every
+``export*`` function just to get at its source. The snippets are a pure
+function of the source text, so this module scans the files instead: it finds
+the ``export*`` static methods of each test-case class and cuts out their body
+the way ``inspect.getsource`` would, then strips it as onnx does.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from textwrap import dedent
+
+import onnx
+
+from gendoc.model import Example
+
+_CLASS = re.compile(r"^class (\w+)\(([^)]*)\):", re.MULTILINE)
+_EXPORT = re.compile(r"^([ \t]+)@staticmethod\n\1def (export\w*)\(", re.MULTILINE)
+_TRIPLE_QUOTES = ('"""', "'''")
+# Comments and string literals, longest form first, so that quotes inside a
+# comment or another string are not mistaken for the start of a string.
+_LEXEME = re.compile(
+    r"#[^\n]*"
+    r'|[rRbBuUfF]{0,2}"""(?:\\.|[^\\])*?"""'
+    r"|[rRbBuUfF]{0,2}'''(?:\\.|[^\\])*?'''"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'(?:\\.|[^'\\\n])*'"
+)
+
+
+def _onnx_dir(*parts: str) -> Path | None:
+    """A folder inside the installed onnx package, found without importing it.
+
+    Importing ``onnx.backend.test`` alone pulls in the reference evaluator.
+    """
+    path = Path(onnx.__file__).parent.joinpath(*parts)
+    return path if path.is_dir() else None
+
+
+def _multiline_strings(text: str) -> list[tuple[int, int]]:
+    """Spans of string literals that cross a line break."""
+    return [
+        m.span()
+        for m in _LEXEME.finditer(text)
+        if not m.group().startswith("#") and "\n" in m.group()
+    ]
+
+
+def _block_end(lines: list[str], inside: list[bool], start: int) -> int:
+    """Index one past the last line of the function whose decorator is at ``start``.
+
+    Mirrors ``inspect.getblock``: the block ends with the last logical line
+    indented deeper than the decorator; trailing blank and comment lines are
+    not part of it, and lines inside a multi-line string continue the block
+    whatever their indentation.
+    """
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    last = start + 1
+    for i in range(start + 2, len(lines)):
+        if inside[i]:
+            last = i
+            continue
+        stripped = lines[i].strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if len(lines[i]) - len(lines[i].lstrip()) <= indent:
+            break
+        last = i
+    return last + 1
+
+
+def _line_flags(text: str, lines: list[str], spans: list[tuple[int, int]]) -> list[bool]:
+    """For each line, whether it starts inside a multi-line string."""
+    inside = [False] * len(lines)
+    for begin, finish in spans:
+        first = text.count("\n", 0, begin) + 1
+        last = text.count("\n", 0, finish)
+        for i in range(first, min(last + 1, len(lines))):
+            inside[i] = True
+    return inside
+
+
+def _snippets_of_file(text: str) -> dict[str, list[Example]]:
+    found: dict[str, list[Example]] = {}
+    lines = text.splitlines(keepends=True)
+    spans = _multiline_strings(text) if any(q in text for q in _TRIPLE_QUOTES) else []
+    inside = _line_flags(text, lines, spans)
+    classes = list(_CLASS.finditer(text))
+    for n, cls in enumerate(classes):
+        bases = [b.strip() for b in cls.group(2).split(",")]
+        if "Base" not in bases or _within(cls.start(), spans):
+            continue
+        end = classes[n + 1].start() if n + 1 < len(classes) else len(text)
+        for match in _EXPORT.finditer(text, cls.end(), end):
+            if _within(match.start(), spans):
+                continue
+            first = text.count("\n", 0, match.start())
+            block = lines[first : _block_end(lines, inside, first)]
+            source = dedent("".join(block)).splitlines()
+            summary = match.group(2)[len("export_") :] or cls.group(1).lower()
+            code = dedent("\n".join(source[2:]))
+            found.setdefault(cls.group(1), []).append(Example(summary, code))
+    return found
+
+
+def _within(offset: int, spans: list[tuple[int, int]]) -> bool:
+    return any(begin < offset < finish for begin, finish in spans)
+
+
+def collect_examples() -> dict[str, tuple[Example, ...]]:
+    """Snippets per class name (the operator name), sorted as onnx shows them."""
+    root = _onnx_dir("backend", "test", "case")
+    if root is None:
+        return {}
+    skip_ml = not getattr(onnx, "ONNX_ML", True)
+    merged: dict[str, list[Example]] = {}
+    for path in sorted(root.rglob("*.py")):
+        if skip_ml and "ai_onnx_ml" in path.relative_to(root).parts:
+            continue
+        for name, examples in _snippets_of_file(path.read_text(encoding="utf-8")).items():
+            merged.setdefault(name, []).extend(examples)
+    return {
+        name: tuple(sorted(examples, key=lambda e: (e.summary, e.code)))
+        for name, examples in sorted(merged.items())
+    }
+
+
+def collect_samples() -> dict[str, str]:
+    """Source of each sample implementation, keyed by module name (lower case)."""
+    root = _onnx_dir("backend", "sample", "ops")
+    if root is None:
+        return {}
+    samples: dict[str, str] = {}
+    for path in sorted(root.glob("*.py")):
+        if path.name != "__init__.py":
+            samples[path.stem] = path.read_text(encoding="utf-8")
+    return samples

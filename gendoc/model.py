@@ -1,0 +1,190 @@
+"""The plain data model of an operator reference.
+
+Everything downstream of collection (rendering, snapshots, diffs, audits,
+the site) works on these dataclasses alone. They hold no onnx objects, so
+they can be built by hand in tests, serialised to JSON and compared between
+two onnx releases.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+ML_DOMAIN = "ai.onnx.ml"
+
+
+class Differentiability(enum.Enum):
+    """The differentiability tag of one input or output.
+
+    ``UNDEFINED`` is onnx's ``Unknown``: the schema makes no claim either way.
+    """
+
+    DIFFERENTIABLE = "differentiable"
+    NON_DIFFERENTIABLE = "non-differentiable"
+    UNDEFINED = "undefined"
+
+
+class Option(enum.Enum):
+    """How many values a formal parameter takes."""
+
+    SINGLE = "single"
+    OPTIONAL = "optional"
+    VARIADIC = "variadic"
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One formal input or output of an operator version."""
+
+    name: str
+    type_str: str
+    description: str
+    option: Option
+    differentiability: Differentiability
+    is_homogeneous: bool = True
+    min_arity: int = 1
+
+    @property
+    def is_heterogeneous(self) -> bool:
+        return self.option is Option.VARIADIC and not self.is_homogeneous
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One attribute; ``default`` is the value as onnx displays it, if any."""
+
+    name: str
+    type: str
+    description: str
+    required: bool
+    default: str | None = None
+
+
+@dataclass(frozen=True)
+class TypeConstraint:
+    """A type parameter such as ``T`` and the tensor types it may stand for."""
+
+    name: str
+    allowed_types: tuple[str, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class Schema:
+    """One version of one operator: what ``onnx.defs.OpSchema`` describes.
+
+    ``max_inputs``/``max_outputs`` are ``None`` when unbounded.
+    ``function_versions`` lists the opset versions for which the operator
+    has a function body; it is non-empty only for function operators.
+    """
+
+    domain: str
+    name: str
+    since_version: int
+    doc: str = ""
+    deprecated: bool = False
+    experimental: bool = False
+    is_function: bool = False
+    function_versions: tuple[int, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    inputs: tuple[Parameter, ...] = ()
+    outputs: tuple[Parameter, ...] = ()
+    type_constraints: tuple[TypeConstraint, ...] = ()
+    min_inputs: int = 0
+    max_inputs: int | None = 0
+    min_outputs: int = 0
+    max_outputs: int | None = 0
+
+    @property
+    def qualified_name(self) -> str:
+        return f"{self.domain}.{self.name}" if self.domain else self.name
+
+    @property
+    def versioned_name(self) -> str:
+        return f"{self.qualified_name}-{self.since_version}"
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        return self.inputs + self.outputs
+
+
+@dataclass(frozen=True)
+class Operator:
+    """All versions of one operator in one domain, oldest first."""
+
+    domain: str
+    name: str
+    versions: tuple[Schema, ...]
+
+    @property
+    def latest(self) -> Schema:
+        return self.versions[-1]
+
+    @property
+    def qualified_name(self) -> str:
+        return self.latest.qualified_name
+
+
+@dataclass(frozen=True)
+class Example:
+    """A snippet from onnx's backend test cases, shown under an operator."""
+
+    summary: str
+    code: str
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The whole operator reference of one onnx installation.
+
+    ``schemas`` is sorted by (domain, name, since_version). ``examples`` maps
+    an operator name to its snippets, ``samples`` an operator name in lower
+    case to the source of its sample implementation.
+    """
+
+    onnx_version: str
+    schemas: tuple[Schema, ...]
+    examples: dict[str, tuple[Example, ...]] = field(default_factory=dict)
+    samples: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def domains(self) -> list[str]:
+        return sorted({s.domain for s in self.schemas})
+
+    def operators(self, domain: str | None = None) -> Iterator[Operator]:
+        """Group schemas into operators, ordered by domain then name.
+
+        Versions of one name stay together even when their support level
+        differs; views that need onnx's grouping regroup themselves.
+        """
+        current: list[Schema] = []
+        for schema in self.schemas:
+            if domain is not None and schema.domain != domain:
+                continue
+            if current and (current[0].domain, current[0].name) != (schema.domain, schema.name):
+                yield Operator(current[0].domain, current[0].name, tuple(current))
+                current = []
+            current.append(schema)
+        if current:
+            yield Operator(current[0].domain, current[0].name, tuple(current))
+
+    def operator(self, domain: str, name: str) -> Operator | None:
+        return next(
+            (op for op in self.operators(domain) if op.name == name),
+            None,
+        )
+
+    def select(self, *, ml: bool) -> Reference:
+        """The part onnx writes to the ``-ml`` documents, or the rest."""
+        return Reference(
+            onnx_version=self.onnx_version,
+            schemas=tuple(s for s in self.schemas if (s.domain == ML_DOMAIN) == ml),
+            examples=self.examples,
+            samples=self.samples,
+        )
+
+
+def schema_sort_key(schema: Schema) -> tuple[str, str, int]:
+    return (schema.domain, schema.name, schema.since_version)
