@@ -15,9 +15,10 @@ from pathlib import Path
 
 import jinja2
 
-from gendoc import onnx_format, views
+from gendoc import gendoc_format, onnx_format, views
 from gendoc.errors import UsageError
 from gendoc.model import Reference
+from gendoc.stats import tally_schemas
 
 STYLES = ("gendoc", "onnx")
 LANGUAGES = ("en", "zh")
@@ -91,8 +92,6 @@ def load_messages(lang: str, templates: Path | None = None) -> dict[str, str]:
 
 @cache
 def _environment(search_path: tuple[str, ...]) -> jinja2.Environment:
-    from gendoc import gendoc_format
-
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(list(search_path)),
         autoescape=False,  # the output is Markdown; schema text is escaped by filters
@@ -134,6 +133,8 @@ def render_document(
         context["operators"] = views.operator_index(part)
         context["changelog"] = views.changelog_index(part)
         context["t"] = load_messages(options.lang, options.templates)
+        context["docs_base"] = gendoc_format.docs_base(reference.onnx_version)
+        context["counts"] = tally_schemas(part.schemas)
     return template.render(context)
 
 

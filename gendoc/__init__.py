@@ -1,0 +1,3 @@
+"""gendoc: the ONNX operator reference, with differentiability tags."""
+
+__version__ = "0.1.0"

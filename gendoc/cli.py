@@ -1,0 +1,166 @@
+"""The command line: parse options, call the stages, turn failures into exit codes.
+
+Exit codes: 0 success; 1 a check found something (stale docs, differences,
+audit findings at the chosen threshold); 2 bad input or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from gendoc import __version__
+from gendoc.errors import GendocError, UsageError
+from gendoc.render import LANGUAGES, STYLES, UNDEFINED_MODES, RenderOptions
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line, not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _add_schema_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--schemas",
+        metavar="MODULE",
+        action="append",
+        default=[],
+        help="import MODULE first; it registers extra schemas with onnx (repeatable)",
+    )
+
+
+def _add_render_options(parser: argparse.ArgumentParser) -> None:
+    _add_schema_option(parser)
+    parser.add_argument("--out", type=Path, default=Path("docs"), help="output folder")
+    parser.add_argument("--style", choices=STYLES, default="gendoc", help="document layout")
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of labels")
+    parser.add_argument(
+        "--undefined",
+        choices=UNDEFINED_MODES,
+        default="tag",
+        help="'tag' marks undefined parameters; 'statement' only explains them at the top",
+    )
+    parser.add_argument(
+        "--templates", type=Path, metavar="DIR", help="folder of templates that override gendoc's"
+    )
+
+
+def _render_options(args: argparse.Namespace) -> RenderOptions:
+    return RenderOptions(
+        style=args.style, lang=args.lang, undefined=args.undefined, templates=args.templates
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gendoc", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"gendoc {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    build = commands.add_parser("build", help="write Operators.md, Changelog.md and the -ml pair")
+    _add_render_options(build)
+    build.set_defaults(run=run_build)
+
+    check = commands.add_parser("check", help="exit 1 when the documents on disk are stale")
+    _add_render_options(check)
+    check.add_argument(
+        "--max-diff-lines", type=int, default=200, help="diff lines shown per stale file"
+    )
+    check.set_defaults(run=run_check)
+
+    export = commands.add_parser("export", help="write a JSON snapshot of the model")
+    _add_schema_option(export)
+    export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
+    export.set_defaults(run=run_export)
+
+    diff = commands.add_parser("diff", help="compare two snapshots (or 'installed')")
+    _add_schema_option(diff)
+    diff.add_argument("old", help="snapshot file, or 'installed'")
+    diff.add_argument("new", help="snapshot file, or 'installed'")
+    diff.add_argument("--format", choices=("markdown", "json", "github"), default="markdown")
+    diff.add_argument(
+        "--fail-on", choices=("tag-change", "any", "never"), default="never", dest="fail_on"
+    )
+    diff.set_defaults(run=run_diff)
+
+    audit = commands.add_parser("audit", help="lint the tags and test them numerically")
+    _add_schema_option(audit)
+    audit.add_argument("--domain", action="append", default=[], help="only this domain")
+    audit.add_argument("--op", action="append", default=[], help="only this operator")
+    audit.add_argument("--numeric", action="store_true", help="add finite-difference evidence")
+    audit.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    audit.add_argument(
+        "--fail-on", choices=("error", "warning", "never"), default="error", dest="fail_on"
+    )
+    audit.add_argument("--max-seconds", type=float, help="time budget of the numeric part")
+    audit.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
+    audit.set_defaults(run=run_audit)
+    return parser
+
+
+def run_build(args: argparse.Namespace) -> int:
+    from gendoc.collect import collect
+    from gendoc.render import render_documents
+    from gendoc.write import write_documents
+
+    options = _render_options(args)
+    reference = collect(args.schemas)
+    written = write_documents(args.out, render_documents(reference, options))
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from gendoc.check import check_documents
+    from gendoc.collect import collect
+    from gendoc.render import render_documents
+
+    reference = collect(args.schemas)
+    documents = render_documents(reference, _render_options(args))
+    return check_documents(args, documents)
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from gendoc.collect import collect
+    from gendoc.snapshot import dump_snapshot
+
+    return dump_snapshot(collect(args.schemas, with_examples=False), args.output)
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    from gendoc.diff import run as run_diff_command
+
+    return run_diff_command(args)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    from gendoc.audit.command import run as run_audit_command
+
+    return run_audit_command(args)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+    print(f"gendoc: warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    warnings.showwarning = _show_warning
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args)
+    except GendocError as exc:
+        print(f"gendoc: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("gendoc: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
