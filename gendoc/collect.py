@@ -8,6 +8,8 @@ level) degrade to the closest safe value with a warning instead of failing.
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -158,8 +160,12 @@ def convert_schema(op: Any) -> Schema:
 def import_schema_modules(modules: Iterable[str]) -> None:
     """Import user modules that register extra schemas with onnx.
 
-    A module that cannot be imported is a usage error naming the module.
+    Modules are looked up from the current folder first, as ``python -m``
+    would. A module that cannot be imported is a usage error naming it.
     """
+    modules = list(modules)
+    if modules and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
     for name in modules:
         try:
             importlib.import_module(name)

@@ -15,6 +15,7 @@ from textwrap import dedent
 
 import onnx
 
+from gendoc.cache import cached_json, fingerprint
 from gendoc.model import Example
 
 _CLASS = re.compile(r"^class (\w+)\(([^)]*)\):", re.MULTILINE)
@@ -110,22 +111,28 @@ def _within(offset: int, spans: list[tuple[int, int]]) -> bool:
     return any(begin < offset < finish for begin, finish in spans)
 
 
+def _scan_examples(root: Path, files: list[Path]) -> dict[str, list[list[str]]]:
+    merged: dict[str, list[list[str]]] = {}
+    for path in files:
+        for name, examples in _snippets_of_file(path.read_text(encoding="utf-8")).items():
+            merged.setdefault(name, []).extend([e.summary, e.code] for e in examples)
+    return {name: sorted(pairs) for name, pairs in sorted(merged.items())}
+
+
 def collect_examples() -> dict[str, tuple[Example, ...]]:
     """Snippets per class name (the operator name), sorted as onnx shows them."""
     root = _onnx_dir("backend", "test", "case")
     if root is None:
         return {}
     skip_ml = not getattr(onnx, "ONNX_ML", True)
-    merged: dict[str, list[Example]] = {}
-    for path in sorted(root.rglob("*.py")):
-        if skip_ml and "ai_onnx_ml" in path.relative_to(root).parts:
-            continue
-        for name, examples in _snippets_of_file(path.read_text(encoding="utf-8")).items():
-            merged.setdefault(name, []).extend(examples)
-    return {
-        name: tuple(sorted(examples, key=lambda e: (e.summary, e.code)))
-        for name, examples in sorted(merged.items())
-    }
+    files = sorted(
+        path
+        for path in root.rglob("*.py")
+        if not (skip_ml and "ai_onnx_ml" in path.relative_to(root).parts)
+    )
+    key = fingerprint(f"examples {onnx.__version__} {root}", files)
+    found = cached_json("examples", key, lambda: _scan_examples(root, files))
+    return {name: tuple(Example(s, c) for s, c in pairs) for name, pairs in found.items()}
 
 
 def collect_samples() -> dict[str, str]:
@@ -133,8 +140,8 @@ def collect_samples() -> dict[str, str]:
     root = _onnx_dir("backend", "sample", "ops")
     if root is None:
         return {}
-    samples: dict[str, str] = {}
-    for path in sorted(root.glob("*.py")):
-        if path.name != "__init__.py":
-            samples[path.stem] = path.read_text(encoding="utf-8")
-    return samples
+    return {
+        path.stem: path.read_text(encoding="utf-8")
+        for path in sorted(root.glob("*.py"))
+        if path.name != "__init__.py"
+    }

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import jinja2
 
-from gendoc import gendoc_format, onnx_format, views
+from gendoc import onnx_format, views
+from gendoc.cache import cache_dir
 from gendoc.errors import UsageError
 from gendoc.model import Reference
 from gendoc.stats import tally_schemas
@@ -91,9 +92,11 @@ def load_messages(lang: str, templates: Path | None = None) -> dict[str, str]:
 
 
 @cache
-def _environment(search_path: tuple[str, ...]) -> jinja2.Environment:
+def _environment(search_path: tuple[str, ...], style: str) -> jinja2.Environment:
+    folder = cache_dir()
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(list(search_path)),
+        bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if folder else None,
         autoescape=False,  # the output is Markdown; schema text is escaped by filters
         trim_blocks=True,
         lstrip_blocks=True,
@@ -101,12 +104,16 @@ def _environment(search_path: tuple[str, ...]) -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.filters.update(onnx_format.FILTERS)
-    env.filters.update(gendoc_format.FILTERS)
+    if style == "gendoc":
+        # imported here: markdown-it-py is not needed to reproduce onnx's layout
+        from gendoc import gendoc_format
+
+        env.filters.update(gendoc_format.FILTERS)
     return env
 
 
 def environment(options: RenderOptions) -> jinja2.Environment:
-    return _environment(tuple(_search_path(options)))
+    return _environment(tuple(_search_path(options)), options.style)
 
 
 def render_document(
@@ -130,10 +137,12 @@ def render_document(
             "Operator Schemas" if document.template.startswith("Operators") else "Operator Changelog"
         )
     else:
+        from gendoc.gendoc_format import docs_base
+
         context["operators"] = views.operator_index(part)
         context["changelog"] = views.changelog_index(part)
         context["t"] = load_messages(options.lang, options.templates)
-        context["docs_base"] = gendoc_format.docs_base(reference.onnx_version)
+        context["docs_base"] = docs_base(reference.onnx_version)
         context["counts"] = tally_schemas(part.schemas)
     return template.render(context)
 

@@ -1,0 +1,62 @@
+"""A small on-disk cache for what is costly to derive and rarely changes.
+
+Reading the example snippets out of onnx's test-case sources takes longer
+than everything else a build does. They change only when onnx is
+reinstalled, so they are cached under a key made of the onnx version and the
+path, size and modification time of every source file they come from. Any
+problem with the cache (read-only home, corrupt file) silently falls back to
+computing the value again: the cache can make a run faster, never different.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+
+def cache_dir() -> Path | None:
+    """``$GENDOC_CACHE_DIR``, else ``$XDG_CACHE_HOME/gendoc``, else ``~/.cache/gendoc``.
+
+    Setting ``GENDOC_CACHE_DIR`` to an empty string turns the cache off.
+    """
+    explicit = os.environ.get("GENDOC_CACHE_DIR")
+    if explicit is not None:
+        return Path(explicit) if explicit else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "gendoc"
+
+
+def fingerprint(label: str, files: Iterable[Path]) -> str:
+    """A key that changes whenever any of ``files`` is added, removed or touched."""
+    digest = hashlib.sha256(label.encode())
+    for path in sorted(files):
+        st = path.stat()
+        digest.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:32]
+
+
+def cached_json(name: str, key: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, or its JSON-able result stored earlier under ``name`` and ``key``."""
+    folder = cache_dir()
+    path = folder / f"{name}-{key}.json" if folder else None
+    if path is not None:
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    value = compute()
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(value, f, ensure_ascii=False)
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return value
