@@ -1,0 +1,58 @@
+# gendoc: `make docs` generates the reference and builds the site; `make test` runs every test.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SITE_DIR := build/site
+DOCS_DIR := build/docs
+
+.PHONY: setup docs serve check test lint bench clean browser-deps
+
+$(STAMP): pyproject.toml constraints/site.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints/site.txt -e ".[site,test]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## docs: the reference in both languages into build/docs/{en,zh}, then the site into build/site
+docs: setup
+	$(BIN)/gendoc build --out $(DOCS_DIR)/en --lang en
+	$(BIN)/gendoc build --out $(DOCS_DIR)/zh --lang zh
+	$(BIN)/mkdocs build --strict --site-dir $(SITE_DIR)
+
+serve: setup
+	$(BIN)/mkdocs serve
+
+## check: are the generated documents in build/docs current?
+check: setup
+	$(BIN)/gendoc check --out $(DOCS_DIR)/en --lang en
+	$(BIN)/gendoc check --out $(DOCS_DIR)/zh --lang zh
+
+lint: setup
+	$(BIN)/ruff check gendoc tests benchmarks
+	$(BIN)/ruff format --check gendoc tests benchmarks
+
+## browser-deps: Debian's chromium for the browser tests (installed when root, else explained)
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "The browser tests need Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'." >&2; \
+	    exit 1; \
+	  fi; }
+
+## test: lint, then every test (browser tests included); pytest's "no tests ran" (5) fails too
+test: setup browser-deps lint
+	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
+
+bench: setup
+	$(BIN)/python benchmarks/build_speed.py
+	$(BIN)/python benchmarks/site_build.py
+	$(BIN)/python benchmarks/audit_numeric.py
+
+clean:
+	rm -rf build .pytest_cache .ruff_cache
