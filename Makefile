@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SITE_DIR := build/site
-DOCS_DIR := build/docs
+DOCS_DIR := docs
 
 .PHONY: setup docs serve check test lint bench clean browser-deps
 
@@ -16,18 +16,18 @@ $(STAMP): pyproject.toml constraints/site.txt
 
 setup: $(STAMP)
 
-## docs: the reference in both languages into build/docs/{en,zh}, then the site into build/site
+## docs: the reference into docs/ (English) and docs/zh/, then the site into build/site
 docs: setup
-	$(BIN)/gendoc build --out $(DOCS_DIR)/en --lang en
+	$(BIN)/gendoc build --out $(DOCS_DIR) --lang en
 	$(BIN)/gendoc build --out $(DOCS_DIR)/zh --lang zh
 	$(BIN)/mkdocs build --strict --site-dir $(SITE_DIR)
 
 serve: setup
 	$(BIN)/mkdocs serve
 
-## check: are the generated documents in build/docs current?
+## check: are the documents in docs/ current for the installed onnx?
 check: setup
-	$(BIN)/gendoc check --out $(DOCS_DIR)/en --lang en
+	$(BIN)/gendoc check --out $(DOCS_DIR) --lang en
 	$(BIN)/gendoc check --out $(DOCS_DIR)/zh --lang zh
 
 lint: setup

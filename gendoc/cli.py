@@ -7,6 +7,7 @@ audit findings at the chosen threshold); 2 bad input or usage.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -69,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = commands.add_parser("check", help="exit 1 when the documents on disk are stale")
     _add_render_options(check)
     check.add_argument(
-        "--max-diff-lines", type=int, default=200, help="diff lines shown per stale file"
+        "--max-diff-lines", type=int, default=200, help="diff lines shown per stale file (200)"
     )
     check.set_defaults(run=run_check)
 
@@ -82,9 +83,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_schema_option(diff)
     diff.add_argument("old", help="snapshot file, or 'installed'")
     diff.add_argument("new", help="snapshot file, or 'installed'")
-    diff.add_argument("--format", choices=("markdown", "json", "github"), default="markdown")
     diff.add_argument(
-        "--fail-on", choices=("tag-change", "any", "never"), default="never", dest="fail_on"
+        "--format",
+        choices=("markdown", "json", "github"),
+        default="markdown",
+        help="markdown: a pull-request comment; json: for tools; github: Actions annotations",
+    )
+    diff.add_argument(
+        "--fail-on",
+        choices=("tag-change", "any", "never"),
+        default="never",
+        dest="fail_on",
+        help="exit 1 when a differentiability tag changed, on any change, or never",
     )
     diff.set_defaults(run=run_diff)
 
@@ -160,6 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("gendoc: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (``gendoc diff ... | head``): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

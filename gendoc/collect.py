@@ -39,6 +39,15 @@ _DIFFERENTIABILITY = {
 _OPTION = {"Single": Option.SINGLE, "Optional": Option.OPTIONAL, "Variadic": Option.VARIADIC}
 
 
+# The enum members of the installed onnx, looked up by identity first: the
+# by-name path below only runs for values this code has never seen.
+_KNOWN_CATEGORIES = {
+    getattr(defs.OpSchema.DifferentiationCategory, name): value
+    for name, value in _DIFFERENTIABILITY.items()
+    if hasattr(defs.OpSchema.DifferentiationCategory, name)
+}
+
+
 class UnknownValueWarning(UserWarning):
     """An onnx enum value that this version of gendoc does not know."""
 
@@ -49,6 +58,9 @@ def _enum_name(value: Any) -> str:
 
 def differentiability_of(category: Any, where: str) -> Differentiability:
     """Map onnx's DifferentiationCategory; unknown values become undefined."""
+    known = _KNOWN_CATEGORIES.get(category)
+    if known is not None:
+        return known
     name = _enum_name(category)
     try:
         return _DIFFERENTIABILITY[name]

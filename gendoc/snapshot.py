@@ -150,54 +150,54 @@ class _Invalid(Exception):
     """Raised inside the reader with the JSON path of the offending value."""
 
 
-def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in data:
-        raise _Invalid(f"{where}: missing key {key!r}")
-    value = data[key]
-    # bool is an int in Python; a JSON true must not pass for a number.
-    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _types(kind)):
-        raise _Invalid(f"{where}.{key}: expected {_kind_name(kind)}, got {_json_type(value)}")
-    return value
+_JSON_NAMES: dict[type, str] = {
+    type(None): "null",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a number",
+    str: "a string",
+    list: "a list",
+    dict: "an object",
+}
 
 
 def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
     return kind if isinstance(kind, tuple) else (kind,)
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {
-        str: "a string",
-        int: "an integer",
-        bool: "true or false",
-        list: "a list",
-        dict: "an object",
-        type(None): "null",
-    }
-    return " or ".join(names[t] for t in _types(kind))
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    """``isinstance``, except that JSON true and false do not pass for numbers."""
+    kinds = _types(kind)
+    return isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
 
 
-def _json_type(value: Any) -> str:
-    return (
-        "null"
-        if value is None
-        else {
-            bool: "a boolean",
-            int: "an integer",
-            float: "a number",
-            str: "a string",
-            list: "a list",
-            dict: "an object",
-        }.get(type(value), type(value).__name__)
-    )
+def _mismatch(where: str, value: Any, kind: type | tuple[type, ...]) -> _Invalid:
+    expected = " or ".join(_JSON_NAMES[t] for t in _types(kind))
+    got = _JSON_NAMES.get(type(value), type(value).__name__)
+    return _Invalid(f"{where}: expected {expected}, got {got}")
+
+
+def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise _Invalid(f"{where}: missing key {key!r}")
+    if not _is(data[key], kind):
+        raise _mismatch(f"{where}.{key}", data[key], kind)
+    return data[key]
+
+
+def _items(data: Mapping[str, Any], key: str, kind: type, where: str) -> tuple[Any, ...]:
+    """The values of a list field, each checked against ``kind``."""
+    values = _field(data, key, list, where)
+    for i, value in enumerate(values):
+        if not _is(value, kind):
+            raise _mismatch(f"{where}.{key}[{i}]", value, kind)
+    return tuple(values)
 
 
 def _objects(data: Mapping[str, Any], key: str, where: str) -> Iterable[tuple[str, dict]]:
     """The objects of a list field, each with its JSON path for messages."""
-    for i, item in enumerate(_field(data, key, list, where)):
-        path = f"{where}.{key}[{i}]"
-        if not isinstance(item, dict):
-            raise _Invalid(f"{path}: expected an object, got {_json_type(item)}")
-        yield path, item
+    for i, item in enumerate(_items(data, key, dict, where)):
+        yield f"{where}.{key}[{i}]", item
 
 
 def _enum(data: Mapping[str, Any], key: str, enum: type[_E], where: str) -> _E:
@@ -207,22 +207,6 @@ def _enum(data: Mapping[str, Any], key: str, enum: type[_E], where: str) -> _E:
     except ValueError:
         allowed = ", ".join(m.value for m in enum)
         raise _Invalid(f"{where}.{key}: {value!r} is not one of {allowed}") from None
-
-
-def _strings(data: Mapping[str, Any], key: str, where: str) -> tuple[str, ...]:
-    values = _field(data, key, list, where)
-    for i, value in enumerate(values):
-        if not isinstance(value, str):
-            raise _Invalid(f"{where}.{key}[{i}]: expected a string, got {_json_type(value)}")
-    return tuple(values)
-
-
-def _integers(data: Mapping[str, Any], key: str, where: str) -> tuple[int, ...]:
-    values = _field(data, key, list, where)
-    for i, value in enumerate(values):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise _Invalid(f"{where}.{key}[{i}]: expected an integer, got {_json_type(value)}")
-    return tuple(values)
 
 
 def _parameter_from_dict(data: Mapping[str, Any], where: str) -> Parameter:
@@ -246,7 +230,7 @@ def _schema_from_dict(domain: str, name: str, data: Mapping[str, Any], where: st
         deprecated=_field(data, "deprecated", bool, where),
         experimental=_field(data, "experimental", bool, where),
         is_function=_field(data, "is_function", bool, where),
-        function_versions=_integers(data, "function_versions", where),
+        function_versions=_items(data, "function_versions", int, where),
         attributes=tuple(
             Attribute(
                 name=_field(a, "name", str, path),
@@ -264,7 +248,7 @@ def _schema_from_dict(domain: str, name: str, data: Mapping[str, Any], where: st
         type_constraints=tuple(
             TypeConstraint(
                 name=_field(tc, "name", str, path),
-                allowed_types=_strings(tc, "allowed_types", path),
+                allowed_types=_items(tc, "allowed_types", str, path),
                 description=_field(tc, "description", str, path),
             )
             for path, tc in _objects(data, "type_constraints", where)
@@ -326,10 +310,16 @@ def _check_unique(schemas: Iterable[Schema]) -> None:
 
 
 def _json_error(text: str, exc: json.JSONDecodeError) -> str:
-    if not text.strip():
+    """Say "truncated" when the text stops mid-value: a half-copied file is common in CI."""
+    content = text.rstrip()
+    if not content:
         return "the file is empty"
-    if exc.pos >= len(text.rstrip()):
-        return f"the JSON ends early at line {exc.lineno}; the file looks truncated"
+    unterminated_string = (
+        exc.msg.startswith("Unterminated string") and "\n" not in content[exc.pos :]
+    )
+    if exc.pos >= len(content) or unterminated_string:
+        last_line = content.count("\n") + 1
+        return f"the JSON ends early at line {last_line}; the file looks truncated"
     return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
 
 
@@ -354,7 +344,8 @@ def load_snapshot(path: Path) -> Reference:
     try:
         return from_dict(data)
     except UsageError as exc:
-        raise UsageError(f"{path}: {exc}") from None
+        # Names from the file end up in the message; keep it on one line whatever they hold.
+        raise UsageError(" ".join(f"{path}: {exc}".splitlines())) from None
 
 
 def load_reference(source: str, schema_modules: Iterable[str] = ()) -> Reference:

@@ -1,0 +1,249 @@
+"""Check: exit 0 on fresh documents; on stale ones a bounded diff and the fixing command."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from gendoc.check import describe_stale, fix_command
+from gendoc.cli import build_parser, main
+from gendoc.render import DOCUMENTS, builtin_templates
+from tests.helpers import run_gendoc
+
+NAMES = sorted(doc.filename for doc in DOCUMENTS)
+STYLES = ["onnx"]
+if (builtin_templates() / "gendoc" / "Operators.md.j2").is_file():
+    STYLES.append("gendoc")
+
+
+def _build(out: Path, *options: str) -> None:
+    assert main(["build", "--out", str(out), *options]) == 0
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[bytes, int]]:
+    """Bytes and modification time of every file, to prove check wrote nothing."""
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in sorted(folder.iterdir())}
+
+
+@pytest.fixture(scope="module", params=STYLES)
+def built(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[Path, str]:
+    """Fresh documents of one style, built once; tests copy them before editing."""
+    out = tmp_path_factory.mktemp(f"built-{request.param}")
+    _build(out, "--style", request.param)
+    return out, request.param
+
+
+@pytest.fixture
+def docs(built: tuple[Path, str], tmp_path: Path) -> tuple[Path, str]:
+    source, style = built
+    out = tmp_path / "docs"
+    out.mkdir()
+    for name in NAMES:
+        (out / name).write_bytes((source / name).read_bytes())
+    return out, style
+
+
+def test_fresh_documents_pass(docs: tuple[Path, str], capsys: pytest.CaptureFixture[str]) -> None:
+    out, style = docs
+    before = _snapshot(out)
+    assert main(["check", "--out", str(out), "--style", style]) == 0
+    assert capsys.readouterr().out == f"4 documents in {out} are up to date\n"
+    assert _snapshot(out) == before
+
+
+def test_one_edited_line_is_shown_with_the_fix_command(
+    docs: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, style = docs
+    target = out / "Operators.md"
+    lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
+    original = lines[40]
+    lines[40] = "an edited line\n"
+    target.write_text("".join(lines), encoding="utf-8")
+    before = _snapshot(out)
+
+    assert main(["check", "--out", str(out), "--style", style]) == 1
+    report = capsys.readouterr().out.splitlines()
+    assert report[:3] == [
+        f"{target} is stale:",
+        f"--- {target} (on disk)",
+        f"+++ {target} (expected)",
+    ]
+    assert "-an edited line" in report
+    assert f"+{original.rstrip(chr(10))}" in report
+    assert sum(line.startswith(("-", "+")) for line in report[3:]) == 2
+    assert report[-2:] == [
+        f"1 of 4 documents in {out} is stale; regenerate with:",
+        f"  gendoc build --out {out} --style {style}",
+    ]
+    assert _snapshot(out) == before
+
+
+def test_the_printed_command_fixes_what_check_found(
+    docs: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, style = docs
+    (out / "Changelog.md").write_text("stale\n", encoding="utf-8")
+    assert main(["check", "--out", str(out), "--style", style]) == 1
+    command = capsys.readouterr().out.splitlines()[-1].strip()
+    argv = shlex.split(command)
+    assert argv[:2] == ["gendoc", "build"]
+    assert main(argv[1:]) == 0
+    assert main(["check", "--out", str(out), "--style", style]) == 0
+
+
+def test_missing_file_and_missing_folder_are_stale_and_not_created(
+    docs: tuple[Path, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, style = docs
+    (out / "Operators-ml.md").unlink()
+    assert main(["check", "--out", str(out), "--style", style]) == 1
+    report = capsys.readouterr().out
+    assert f"{out / 'Operators-ml.md'} is missing\n" in report
+    assert not (out / "Operators-ml.md").exists()
+
+    nowhere = tmp_path / "not-built"
+    assert main(["check", "--out", str(nowhere), "--style", style]) == 1
+    report = capsys.readouterr().out
+    assert [line for line in report.splitlines() if line.endswith("is missing")] == [
+        f"{nowhere / name} is missing" for name in NAMES
+    ]
+    assert "4 of 4 documents" in report
+    assert not nowhere.exists()
+
+
+def test_long_diffs_are_cut_with_a_count(
+    docs: tuple[Path, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, style = docs
+    target = out / "Changelog.md"
+    lines = target.read_text(encoding="utf-8").splitlines(keepends=True)
+    target.write_text("".join(f"x{line}" for line in lines[:300]) + "".join(lines[300:]), "utf-8")
+
+    assert main(["check", "--out", str(out), "--style", style, "--max-diff-lines", "100000"]) == 1
+    full = capsys.readouterr().out.splitlines()
+    body = full[3 : full.index("")]
+    assert len(body) > 600
+
+    assert main(["check", "--out", str(out), "--style", style, "--max-diff-lines", "7"]) == 1
+    cut = capsys.readouterr().out.splitlines()
+    assert cut[3:10] == body[:7]
+    assert cut[10] == f"... {len(body) - 7} more diff lines not shown"
+    assert cut[11] == ""
+
+
+def test_crlf_only_difference_is_named(tmp_path: Path) -> None:
+    assert describe_stale(tmp_path / "a.md", b"x\r\ny\r\n", b"x\ny\n", 10) == [
+        f"{tmp_path / 'a.md'} differs only in line endings (CRLF on disk, LF expected)"
+    ]
+
+
+def test_negative_max_diff_lines_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "--out", str(tmp_path), "--style", "onnx", "--max-diff-lines", "-1"]) == 2
+    assert capsys.readouterr().err == "gendoc: error: --max-diff-lines must be 0 or more, not -1\n"
+
+
+def test_fix_command_repeats_every_option_that_matters() -> None:
+    args = argparse.Namespace(
+        schemas=["pkg.ops", "pkg.more"],
+        out=Path("my docs"),
+        style="onnx",
+        lang="zh",
+        undefined="statement",
+        templates=Path("tpl"),
+    )
+    assert fix_command(args) == (
+        "gendoc build --schemas pkg.ops --schemas pkg.more --out 'my docs' --style onnx "
+        "--lang zh --undefined statement --templates tpl"
+    )
+    defaults = argparse.Namespace(
+        schemas=[], out=Path("docs"), style="gendoc", lang="en", undefined="tag", templates=None
+    )
+    assert fix_command(defaults) == "gendoc build --out docs --style gendoc"
+
+
+def test_check_honours_schema_modules(tmp_path: Path) -> None:
+    """Docs built with one state of a custom domain are stale against another."""
+    out = tmp_path / "docs"
+    v1 = ("--schemas", "tests.custom_schemas.diff_v1")
+    tag = ("--schemas", "tests.custom_schemas.diff_v1_tag")
+    assert run_gendoc("build", "--out", str(out), "--style", "onnx", *v1).returncode == 0
+    assert run_gendoc("check", "--out", str(out), "--style", "onnx", *v1).returncode == 0
+
+    result = run_gendoc("check", "--out", str(out), "--style", "onnx", *tag)
+    assert result.returncode == 1, result.stderr
+    changed = [line for line in result.stdout.splitlines() if re.match(r"[-+](?![-+]{2} )", line)]
+    # Foo-2 is both the latest version (Operators.md) and in the changelog.
+    assert changed == 2 * [
+        "-<dt><tt>Y</tt> : T</dt>",
+        "+<dt><tt>Y</tt> (non-differentiable) : T</dt>",
+    ]
+    assert f"2 of 4 documents in {out} are stale; regenerate with:" in result.stdout
+    assert result.stdout.splitlines()[-1] == (
+        f"  gendoc build --schemas tests.custom_schemas.diff_v1_tag --out {out} --style onnx"
+    )
+
+
+# --- integration files ---------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+_STOP = {">", ">>", "|", ";", "&&", "||", "then"}
+
+
+def _gendoc_commands(script: str, env: dict[str, str]) -> list[list[str]]:
+    """Every gendoc call in a shell script, as arguments after ``gendoc``.
+
+    Variables are filled in from ``env`` (unknown ones become a dummy path)
+    before splitting, as the shell would, so unquoted option lists split.
+    """
+    commands = []
+    for line in script.splitlines():
+        expanded = re.sub(r"\$(\w+)", lambda m: env.get(m.group(1), f"/{m.group(1)}"), line)
+        tokens = shlex.split(expanded, comments=True)
+        starts = [i for i, t in enumerate(tokens) if t == "gendoc" or t.endswith("/gendoc")]
+        for start in starts:
+            rest = tokens[start + 1 :]
+            end = next((i for i, t in enumerate(rest) if t in _STOP), len(rest))
+            commands.append(rest[:end])
+    return commands
+
+
+def test_example_workflow_checks_and_diffs_without_secrets() -> None:
+    yaml = pytest.importorskip("yaml")
+    text = (ROOT / "examples" / "docs-check.yml").read_text(encoding="utf-8")
+    workflow = yaml.safe_load(text)
+    assert "pull_request" in workflow[True]  # YAML 1.1 reads the key `on` as true
+    assert workflow["permissions"] == {"contents": "read"}
+    assert "secrets." not in text and "GITHUB_TOKEN" not in text
+    env = {k: str(v) for k, v in workflow["env"].items()}
+    steps = workflow["jobs"]["docs"]["steps"]
+    runs = [step["run"] for step in steps if "run" in step]
+    commands = [cmd for run in runs for cmd in _gendoc_commands(run, env)]
+    assert [cmd[0] for cmd in commands] == ["check", "export", "export", "diff", "diff"]
+    for cmd in commands:
+        build_parser().parse_args(cmd)  # raises UsageError on an unknown option
+    assert commands[0][:3] == ["check", "--out", env["DOCS"]]
+    summary = next(run for run in runs if "GITHUB_STEP_SUMMARY" in run)
+    assert re.search(r"gendoc diff .*>> \"\$GITHUB_STEP_SUMMARY\"", summary)
+    assert any('python -m pip install "$GENDOC"' in run for run in runs)
+
+
+def test_pre_commit_hooks_run_gendoc_on_the_whole_reference() -> None:
+    yaml = pytest.importorskip("yaml")
+    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
+    assert set(hooks) == {"gendoc-check", "gendoc-build"}
+    for hook_id, command in (("gendoc-check", "check"), ("gendoc-build", "build")):
+        hook = hooks[hook_id]
+        assert hook["entry"] == f"python -m gendoc {command}"
+        assert hook["language"] == "python"
+        assert hook["pass_filenames"] is False and hook["always_run"] is True
+        args = build_parser().parse_args([command, "--out", "docs", "--style", "onnx"])
+        assert args.out == Path("docs")

@@ -1,0 +1,286 @@
+"""Snapshots: a faithful, byte-stable JSON copy of the model, and clear errors on bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from gendoc.cli import main
+from gendoc.errors import UsageError
+from gendoc.model import (
+    Attribute,
+    Differentiability,
+    Option,
+    Parameter,
+    Reference,
+    Schema,
+    TypeConstraint,
+)
+from gendoc.snapshot import (
+    FORMAT_VERSION,
+    SCHEMA_FILE,
+    dump_snapshot,
+    dumps,
+    from_dict,
+    load_reference,
+    load_snapshot,
+    to_dict,
+)
+from tests.helpers import run_gendoc
+
+V1 = "tests.custom_schemas.diff_v1"
+
+
+def _sample_reference() -> Reference:
+    """A small model that uses every field, including the unusual values."""
+    return Reference(
+        onnx_version="1.99.0",
+        schemas=(
+            Schema(
+                domain="",
+                name="Concat",
+                since_version=4,
+                doc="Joins tensors — along one axis.",
+                attributes=(Attribute("axis", "int", "Which axis.", required=True),),
+                inputs=(
+                    Parameter(
+                        "inputs",
+                        "T",
+                        "Tensors.",
+                        Option.VARIADIC,
+                        Differentiability.DIFFERENTIABLE,
+                        is_homogeneous=False,
+                        min_arity=2,
+                    ),
+                ),
+                outputs=(Parameter("out", "T", "", Option.SINGLE, Differentiability.UNDEFINED),),
+                type_constraints=(TypeConstraint("T", ("tensor(float)", "tensor(int8)"), "Any."),),
+                min_inputs=1,
+                max_inputs=None,
+                min_outputs=1,
+                max_outputs=1,
+            ),
+            Schema(
+                domain="com.example",
+                name="Foo",
+                since_version=1,
+                deprecated=True,
+                experimental=True,
+                is_function=True,
+                function_versions=(1, 18),
+                attributes=(
+                    Attribute("alpha", "float", "Factor.", required=False, default="1.0"),
+                    Attribute("mode", "string", "", required=False),
+                ),
+                inputs=(
+                    Parameter(
+                        "X",
+                        "tensor(int64)",
+                        "",
+                        Option.OPTIONAL,
+                        Differentiability.NON_DIFFERENTIABLE,
+                    ),
+                ),
+            ),
+        ),
+    )
+
+
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+
+
+def test_schema_file_is_a_valid_draft_2020_12_schema() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_round_trip_keeps_every_field() -> None:
+    reference = _sample_reference()
+    assert from_dict(json.loads(dumps(reference))) == reference
+
+
+def test_sample_snapshot_follows_the_schema() -> None:
+    _validator().validate(to_dict(_sample_reference()))
+
+
+def test_installed_onnx_snapshot_follows_the_schema_and_round_trips(reference: Reference) -> None:
+    data = json.loads(dumps(reference))
+    _validator().validate(data)
+    assert data["format_version"] == FORMAT_VERSION
+    assert data["onnx_version"] == reference.onnx_version
+    restored = from_dict(data)
+    assert restored.schemas == reference.schemas
+    assert restored.examples == {} and restored.samples == {}
+
+
+def test_order_does_not_depend_on_the_order_of_the_model() -> None:
+    reference = _sample_reference()
+    shuffled = Reference(
+        reference.onnx_version,
+        tuple(
+            Schema(**{**s.__dict__, "attributes": tuple(reversed(s.attributes))})
+            for s in reference.schemas
+        ),
+    )
+    assert dumps(shuffled) == dumps(reference)
+    domains = [d["domain"] for d in to_dict(reference)["domains"]]
+    assert domains == ["", "com.example"]
+
+
+def test_examples_and_samples_are_left_out() -> None:
+    reference = _sample_reference()
+    with_prose = Reference(
+        reference.onnx_version, reference.schemas, samples={"concat": "def concat(): ..."}
+    )
+    assert dumps(with_prose) == dumps(reference)
+    assert "concat()" not in dumps(with_prose)
+
+
+def test_load_reference_installed_collects_this_environment(reference: Reference) -> None:
+    assert load_reference("installed").schemas == reference.schemas
+
+
+def test_dump_snapshot_writes_once_and_refuses_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "sub" / "snap.json"
+    assert dump_snapshot(_sample_reference(), target) == 0
+    assert target.read_text(encoding="utf-8") == dumps(_sample_reference())
+    mtime = target.stat().st_mtime_ns
+    assert dump_snapshot(_sample_reference(), target) == 0
+    assert target.stat().st_mtime_ns == mtime
+    assert "unchanged" in capsys.readouterr().err
+    with pytest.raises(UsageError, match="folder"):
+        dump_snapshot(_sample_reference(), tmp_path)
+
+
+def test_export_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
+    """Two processes with different hash seeds, one to a file and one to stdout."""
+    target = tmp_path / "a.json"
+    first = run_gendoc("export", "--schemas", V1, "-o", str(target), env={"PYTHONHASHSEED": "1"})
+    second = run_gendoc("export", "--schemas", V1, env={"PYTHONHASHSEED": "2"})
+    assert first.returncode == 0, first.stderr
+    assert second.returncode == 0, second.stderr
+    data = target.read_bytes()
+    assert data == second.stdout.encode("utf-8")
+    assert data.endswith(b"}\n")
+    domains = {d["domain"]: d for d in json.loads(data)["domains"]}
+    foo = domains["com.example"]["operators"][0]
+    assert foo["name"] == "Foo"
+    assert [v["since_version"] for v in foo["versions"]] == [1, 2]
+
+
+# --- unusable files ------------------------------------------------------------------------
+
+
+def _valid_text() -> str:
+    return dumps(_sample_reference())
+
+
+def _with_version(version: object) -> str:
+    data = to_dict(_sample_reference())
+    data["format_version"] = version
+    return json.dumps(data)
+
+
+def _with_bad_tag() -> str:
+    data = to_dict(_sample_reference())
+    data["domains"][0]["operators"][0]["versions"][0]["inputs"][0]["differentiability"] = "maybe"
+    return json.dumps(data)
+
+
+def _with_duplicate_version() -> str:
+    data = to_dict(_sample_reference())
+    versions = data["domains"][0]["operators"][0]["versions"]
+    versions.append(versions[0])
+    return json.dumps(data)
+
+
+def _with_boolean_version_number() -> str:
+    data = to_dict(_sample_reference())
+    data["domains"][1]["operators"][0]["versions"][0]["since_version"] = True
+    return json.dumps(data)
+
+
+NOT_OBJECTS = (
+    '{"format": "gendoc-snapshot", "format_version": 1, "onnx_version": "1", "domains": [1]}'
+)
+
+BAD_FILES = {
+    "truncated": (_valid_text()[: len(_valid_text()) // 2], "truncated"),
+    "truncated-inside-a-string": ('{"format": "gendoc-snap', "truncated"),
+    "invalid-json": ('{"format": "gendoc-snapshot",, }', "not valid JSON"),
+    "empty": ("", "empty"),
+    "not-utf8": (b"\xff\xfe{".decode("latin-1"), "not a gendoc snapshot"),
+    "json-list": ("[1, 2, 3]", "not a gendoc snapshot"),
+    "other-json-object": ('{"name": "package", "version": "1.0"}', "not a gendoc snapshot"),
+    "newer-format": (_with_version(FORMAT_VERSION + 1), "upgrade gendoc"),
+    "older-format": (_with_version(0), "not supported"),
+    "format-version-string": (_with_version("1"), "format_version: expected an integer"),
+    "bad-tag": (_with_bad_tag(), "inputs[0].differentiability: 'maybe' is not one of"),
+    "duplicate-version": (_with_duplicate_version(), "Concat-4 appears more than once"),
+    "domain-not-an-object": (NOT_OBJECTS, "$.domains[0]: expected an object, got an integer"),
+    "boolean-for-number": (
+        _with_boolean_version_number(),
+        "$.domains[1].operators[0].versions[0].since_version: expected an integer, got a boolean",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_unusable_snapshot_is_one_line_and_exit_2(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text, expected = BAD_FILES[case]
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(text.encode("latin-1") if case == "not-utf8" else text.encode("utf-8"))
+    good = tmp_path / "good.json"
+    good.write_text(_valid_text(), encoding="utf-8")
+    assert main(["diff", str(good), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"gendoc: error: {bad}: ")
+    assert expected in err
+
+
+def test_bad_snapshot_values_are_also_rejected_by_the_json_schema() -> None:
+    """The reader and the documented format agree on what is invalid."""
+    validator = _validator()
+    for text in (_with_bad_tag(), _with_version(FORMAT_VERSION + 1), _with_version("1")):
+        assert not validator.is_valid(json.loads(text))
+
+
+def test_missing_and_folder_paths_are_one_line_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.json"
+    assert main(["diff", str(missing), "installed"]) == 2
+    assert capsys.readouterr().err == f"gendoc: error: snapshot file not found: {missing}\n"
+    assert main(["diff", str(tmp_path), "installed"]) == 2
+    assert (
+        capsys.readouterr().err
+        == f"gendoc: error: snapshot path is a folder, not a file: {tmp_path}\n"
+    )
+    with pytest.raises(UsageError, match="not found"):
+        load_snapshot(missing)
+
+
+def test_truncated_snapshot_from_the_command_line_has_no_traceback(tmp_path: Path) -> None:
+    exported = run_gendoc("export", "-o", str(tmp_path / "full.json"))
+    assert exported.returncode == 0, exported.stderr
+    full = (tmp_path / "full.json").read_text(encoding="utf-8")
+    cut_text = full[: len(full) // 3]
+    cut = tmp_path / "cut.json"
+    cut.write_text(cut_text, encoding="utf-8")
+    result = run_gendoc("diff", str(cut), str(tmp_path / "full.json"))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    last_line = cut_text.rstrip().count("\n") + 1
+    assert result.stderr.splitlines() == [
+        f"gendoc: error: {cut}: the JSON ends early at line {last_line}; the file looks truncated"
+    ]
