@@ -155,7 +155,7 @@ def run_audit(args: argparse.Namespace) -> int:
     return run_audit_command(args)
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:  # noqa: ANN001
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     print(f"gendoc: warning: {message}", file=sys.stderr)
 
 

@@ -187,9 +187,7 @@ def import_schema_modules(modules: Iterable[str]) -> None:
             ) from exc
 
 
-def collect(
-    schema_modules: Iterable[str] = (), *, with_examples: bool = True
-) -> Reference:
+def collect(schema_modules: Iterable[str] = (), *, with_examples: bool = True) -> Reference:
     """Read every registered schema (all domains, all versions) into a Reference."""
     import_schema_modules(schema_modules)
     schemas = sorted(

@@ -11,8 +11,8 @@ Labels come from the message catalog ``t`` in the template context.
 from __future__ import annotations
 
 import inspect
-from functools import lru_cache
 from collections.abc import Iterable
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -42,7 +42,7 @@ def docs_base(onnx_version: str) -> str:
 def _absolute_links(md: MarkdownIt, base: str) -> MarkdownIt:
     """Rewrite relative link targets against ``base`` when the HTML is rendered."""
 
-    def link_open(renderer, tokens, idx, options, env):  # noqa: ANN001, ANN202
+    def link_open(renderer, tokens, idx, options, env):
         href = tokens[idx].attrGet("href")
         if isinstance(href, str) and not urlsplit(href).scheme and not href.startswith("#"):
             tokens[idx].attrSet("href", urljoin(base, href.lstrip("/")))
@@ -58,7 +58,7 @@ def _markdown(base: str) -> MarkdownIt:
     return _absolute_links(md, base)
 
 
-@lru_cache(maxsize=None)
+@cache
 def render_text(text: str, base: str) -> str:
     """Schema text as an HTML fragment with no blank line inside.
 

@@ -116,9 +116,7 @@ def environment(options: RenderOptions) -> jinja2.Environment:
     return _environment(tuple(_search_path(options)), options.style)
 
 
-def render_document(
-    reference: Reference, document: Document, options: RenderOptions
-) -> str:
+def render_document(reference: Reference, document: Document, options: RenderOptions) -> str:
     """Render one of the four documents of a reference."""
     part = reference.select(ml=document.ml)
     template = environment(options).get_template(f"{options.style}/{document.template}")
@@ -134,7 +132,9 @@ def render_document(
         context["operators"] = views.onnx_operator_index(part)
         context["changelog"] = views.changelog_index(part)
         context["title"] = (
-            "Operator Schemas" if document.template.startswith("Operators") else "Operator Changelog"
+            "Operator Schemas"
+            if document.template.startswith("Operators")
+            else "Operator Changelog"
         )
     else:
         from gendoc.gendoc_format import docs_base

@@ -52,7 +52,12 @@ def test_failing_schema_module_is_one_line_and_exit_2(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "args",
-    [["build", "--bogus"], ["build", "--style", "fancy"], ["build", "--lang", "fr"], ["frobnicate"]],
+    [
+        ["build", "--bogus"],
+        ["build", "--style", "fancy"],
+        ["build", "--lang", "fr"],
+        ["frobnicate"],
+    ],
 )
 def test_bad_options_are_one_line(args: list[str]) -> None:
     result = run_gendoc(*args)
@@ -74,7 +79,9 @@ def test_templates_override(tmp_path: Path) -> None:
     override = tmp_path / "mine" / "gendoc"
     override.mkdir(parents=True)
     (override / "_statement.md.j2").write_text("# Custom header for {{ title }}\n")
-    result = run_gendoc("build", "--out", str(tmp_path / "out"), "--templates", str(override.parent))
+    result = run_gendoc(
+        "build", "--out", str(tmp_path / "out"), "--templates", str(override.parent)
+    )
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "out" / "Operators.md").read_text(encoding="utf-8")
     assert text.startswith("# Custom header for Operator Schemas\n")

@@ -20,7 +20,9 @@ def test_writes_new_and_changed_files_only(tmp_path: Path) -> None:
     assert (tmp_path / "b.md").read_bytes() == "три\n".encode()
 
 
-def test_interrupted_write_keeps_old_documents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_write_keeps_old_documents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     write_documents(tmp_path, {"a.md": "old a\n", "b.md": "old b\n"})
     calls = []
 
@@ -37,7 +39,9 @@ def test_interrupted_write_keeps_old_documents(tmp_path: Path, monkeypatch: pyte
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.md"]
 
 
-def test_failure_while_staging_is_a_write_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failure_while_staging_is_a_write_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def full_disk(fd: int) -> None:
         raise OSError(28, "No space left on device")
 
