@@ -103,11 +103,19 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--domain", action="append", default=[], help="only this domain")
     audit.add_argument("--op", action="append", default=[], help="only this operator")
     audit.add_argument("--numeric", action="store_true", help="add finite-difference evidence")
-    audit.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     audit.add_argument(
-        "--fail-on", choices=("error", "warning", "never"), default="error", dest="fail_on"
+        "--format", choices=("text", "json", "markdown"), default="text", help="report format"
     )
-    audit.add_argument("--max-seconds", type=float, help="time budget of the numeric part")
+    audit.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "never"),
+        default="error",
+        dest="fail_on",
+        help="exit 1 when a finding is at least this severe (default: error)",
+    )
+    audit.add_argument(
+        "--max-seconds", type=float, help="time budget of the numeric part (default: none)"
+    )
     audit.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
     audit.set_defaults(run=run_audit)
     return parser

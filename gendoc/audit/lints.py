@@ -1,0 +1,221 @@
+"""Static lints: checks of the tags that need nothing but the model.
+
+Each check looks at one operator (all its versions, oldest first) and yields
+findings; ``CHECKS`` maps a rule id of :data:`gendoc.audit.findings.RULES`
+to its check. They are plain functions over frozen dataclasses, so the whole
+of onnx is linted in milliseconds and tests can build schemas by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from gendoc.audit.findings import Finding, make_finding, parameter_label
+from gendoc.model import Differentiability, Operator, Parameter, Reference, Schema
+
+_WRAPPERS = frozenset({"tensor", "seq", "sequence", "optional", "map", "sparse_tensor"})
+_ATOM = re.compile(r"[a-z][a-z0-9_]*")
+
+DIFF = Differentiability.DIFFERENTIABLE
+NON_DIFF = Differentiability.NON_DIFFERENTIABLE
+UNDEFINED = Differentiability.UNDEFINED
+
+
+def element_types(type_str: str) -> set[str]:
+    """The element types inside a type string: ``seq(tensor(float))`` -> ``{"float"}``.
+
+    A map's key type is included; no map key is a floating-point type, so it
+    never turns a float-free type into a floating one.
+    """
+    return set(_ATOM.findall(type_str)) - _WRAPPERS
+
+
+def is_floating(element: str) -> bool:
+    """Whether an element type holds real or complex floating-point values.
+
+    Covers the float8/float4/float6 families by prefix, so a type onnx adds
+    later in one of those families counts without a change here.
+    """
+    return element == "double" or element.startswith(("float", "bfloat", "complex"))
+
+
+def allowed_types(schema: Schema, param: Parameter) -> tuple[str, ...] | None:
+    """The types a parameter may take, or ``None`` when its type string is unknown.
+
+    ``type_str`` is either a type parameter of the schema or a concrete type.
+    """
+    for constraint in schema.type_constraints:
+        if constraint.name == param.type_str:
+            return constraint.allowed_types
+    if "(" in param.type_str:
+        return (param.type_str,)
+    return None
+
+
+def holds_float(types: Iterable[str]) -> bool:
+    return any(is_floating(e) for t in types for e in element_types(t))
+
+
+def _labelled(schema: Schema) -> Iterator[tuple[str, Parameter]]:
+    for param in schema.inputs:
+        yield "input", param
+    for param in schema.outputs:
+        yield "output", param
+
+
+def _finding(rule: str, schema: Schema, parameter: str | None, message: str) -> Finding:
+    return make_finding(rule, schema.domain, schema.name, schema.since_version, parameter, message)
+
+
+def _names(params: Iterable[Parameter]) -> str:
+    return ", ".join(p.name for p in params)
+
+
+def _tags(params: Iterable[Parameter]) -> str:
+    return ", ".join(f"{p.name} {p.differentiability.value}" for p in params) or "none"
+
+
+def check_float_free_differentiable(op: Operator) -> Iterator[Finding]:
+    """GD001: a gradient cannot flow through integers, booleans or strings."""
+    for schema in op.versions:
+        for kind, param in _labelled(schema):
+            if param.differentiability is not DIFF:
+                continue
+            types = allowed_types(schema, param)
+            if types is not None and not holds_float(types):
+                yield _finding(
+                    "GD001",
+                    schema,
+                    parameter_label(kind, param.name),
+                    f"tagged differentiable but its types ({', '.join(types)}) "
+                    "hold no floating-point value",
+                )
+
+
+def check_input_without_output(op: Operator) -> Iterator[Finding]:
+    """GD002: a gradient that flows into the operator must come from some output."""
+    for schema in op.versions:
+        inputs = [p for p in schema.inputs if p.differentiability is DIFF]
+        if inputs and not any(p.differentiability is DIFF for p in schema.outputs):
+            yield _finding(
+                "GD002",
+                schema,
+                None,
+                f"input {_names(inputs)} tagged differentiable but no output is "
+                f"(outputs: {_tags(schema.outputs)})",
+            )
+
+
+def check_output_without_input(op: Operator) -> Iterator[Finding]:
+    """GD003: a differentiable output must pass its gradient on to some input."""
+    for schema in op.versions:
+        outputs = [p for p in schema.outputs if p.differentiability is DIFF]
+        if outputs and not any(p.differentiability is DIFF for p in schema.inputs):
+            yield _finding(
+                "GD003",
+                schema,
+                None,
+                f"output {_names(outputs)} tagged differentiable but no input is "
+                f"(inputs: {_tags(schema.inputs)})",
+            )
+
+
+def check_partially_tagged(op: Operator) -> Iterator[Finding]:
+    """GD004: a half-tagged version usually means a forgotten parameter."""
+    for schema in op.versions:
+        params = schema.parameters
+        undefined = [p for p in params if p.differentiability is UNDEFINED]
+        if undefined and len(undefined) < len(params):
+            tagged = [p for p in params if p.differentiability is not UNDEFINED]
+            yield _finding(
+                "GD004",
+                schema,
+                None,
+                f"partially tagged: {_names(undefined)} undefined while {_names(tagged)} tagged",
+            )
+
+
+def _consecutive(op: Operator) -> Iterator[tuple[Schema, Schema]]:
+    yield from zip(op.versions, op.versions[1:], strict=False)
+
+
+def _matching(before: Schema, after: Schema) -> Iterator[tuple[str, Parameter, Parameter]]:
+    """Parameters of two versions that share kind and name."""
+    for kind in ("inputs", "outputs"):
+        old = {p.name: p for p in getattr(before, kind)}
+        for param in getattr(after, kind):
+            if param.name in old:
+                yield kind[:-1], old[param.name], param
+
+
+def check_tag_flip(op: Operator) -> Iterator[Finding]:
+    """GD005: a flip may be a fix or a regression; a reviewer should decide.
+
+    A tag appearing where the previous version had none is not reported: that
+    is how onnx introduced tags (opset 13), a new claim rather than a change.
+    """
+    for before, after in _consecutive(op):
+        for kind, old, new in _matching(before, after):
+            if UNDEFINED not in (old.differentiability, new.differentiability) and (
+                old.differentiability is not new.differentiability
+            ):
+                yield _finding(
+                    "GD005",
+                    after,
+                    parameter_label(kind, new.name),
+                    f"tag changed from {old.differentiability.value} in version "
+                    f"{before.since_version} to {new.differentiability.value}",
+                )
+
+
+def check_tag_dropped(op: Operator) -> Iterator[Finding]:
+    """GD006: a new version that loses a tag is most likely a copy-paste slip."""
+    for before, after in _consecutive(op):
+        for kind, old, new in _matching(before, after):
+            if old.differentiability is not UNDEFINED and new.differentiability is UNDEFINED:
+                yield _finding(
+                    "GD006",
+                    after,
+                    parameter_label(kind, new.name),
+                    f"tag dropped: {old.differentiability.value} in version "
+                    f"{before.since_version}, undefined now",
+                )
+
+
+def check_untagged_float_free(op: Operator) -> Iterator[Finding]:
+    """GD007: the one tag that follows from the types alone, offered as a suggestion."""
+    for schema in op.versions:
+        for kind, param in _labelled(schema):
+            if param.differentiability is not UNDEFINED:
+                continue
+            types = allowed_types(schema, param)
+            if types is not None and not holds_float(types):
+                yield _finding(
+                    "GD007",
+                    schema,
+                    parameter_label(kind, param.name),
+                    f"undefined, but its types ({', '.join(types)}) hold no floating-point "
+                    "value: non-differentiable is the likely tag",
+                )
+
+
+CHECKS: dict[str, Callable[[Operator], Iterable[Finding]]] = {
+    "GD001": check_float_free_differentiable,
+    "GD002": check_input_without_output,
+    "GD003": check_output_without_input,
+    "GD004": check_partially_tagged,
+    "GD005": check_tag_flip,
+    "GD006": check_tag_dropped,
+    "GD007": check_untagged_float_free,
+}
+
+
+def lint_operator(op: Operator) -> list[Finding]:
+    return [finding for check in CHECKS.values() for finding in check(op)]
+
+
+def lint_reference(reference: Reference) -> list[Finding]:
+    """Every static finding of every operator in ``reference``, sorted."""
+    findings = [f for op in reference.operators() for f in lint_operator(op)]
+    return sorted(findings, key=Finding.sort_key)

@@ -1,0 +1,186 @@
+"""The audit report and its three renderings: text, JSON and markdown.
+
+All three are built from :class:`AuditReport` alone, and the site builds its
+"Tag audit" pages from :meth:`AuditReport.to_dict`, so every view shows the
+same results. Nothing time-dependent goes into the report: two runs over the
+same onnx give the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from gendoc.audit.evidence import NumericResult
+from gendoc.audit.findings import RULES, Finding, Severity, domain_label
+from gendoc.audit.numeric import EVIDENCE_NOTE
+
+FAIL_ON = ("error", "warning", "never")
+
+
+def _plural(count: int, word: str) -> str:
+    if word == "info":
+        return f"{count} info"
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """Findings (sorted worst first) and, with ``--numeric``, the evidence behind them.
+
+    ``domains`` are the audited domains as the model names them (``""`` for
+    the default domain), ``ops`` the operator filter (empty: all).
+    """
+
+    onnx_version: str
+    domains: tuple[str, ...]
+    ops: tuple[str, ...]
+    operator_count: int
+    findings: list[Finding] = field(default_factory=list)
+    numeric: NumericResult | None = None
+
+    def counts(self) -> dict[str, int]:
+        totals = {severity.value: 0 for severity in Severity}
+        for finding in self.findings:
+            totals[finding.severity.value] += 1
+        return totals
+
+    def summary(self) -> str:
+        """``N errors, M warnings, K info``."""
+        counts = self.counts()
+        return ", ".join(_plural(counts[s.value], s.value) for s in Severity)
+
+    def findings_for(self, domain: str, op: str) -> list[Finding]:
+        """The findings an operator page links to."""
+        return [f for f in self.findings if (f.domain, f.op) == (domain, op)]
+
+    def fails(self, threshold: str) -> bool:
+        """Whether the report should fail a CI job at ``threshold`` (see ``FAIL_ON``)."""
+        if threshold == "never":
+            return False
+        worst = Severity(threshold).rank
+        return any(f.severity.rank <= worst for f in self.findings)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "onnx_version": self.onnx_version,
+            "scope": {
+                "domains": list(self.domains),
+                "ops": list(self.ops),
+                "operators": self.operator_count,
+            },
+            "summary": self.counts(),
+            "rules": [
+                {"id": r.id, "severity": r.severity.value, "title": r.title, "numeric": r.numeric}
+                for r in RULES.values()
+            ],
+            "findings": [f.to_dict() for f in self.findings],
+            "numeric": self.numeric.to_dict() if self.numeric else None,
+        }
+
+
+def format_finding(finding: Finding) -> str:
+    """``error GD001 ai.onnx ArgMax-13 output reduced: tagged differentiable but ...``."""
+    return f"{finding.severity.value} {finding.rule} {finding.location}: {finding.message}"
+
+
+def _coverage(numeric: NumericResult) -> str:
+    pairs = ", ".join(f"{n} {kind}" for kind, n in numeric.counts().items())
+    line = (
+        f"{numeric.evaluated} of {numeric.with_data} operators with test data evaluated "
+        f"({numeric.case_count} test cases); pairs: {pairs}"
+    )
+    return line + ("; time budget exhausted" if numeric.timed_out else "")
+
+
+def format_text(report: AuditReport) -> str:
+    lines = [format_finding(f) for f in report.findings]
+    if report.numeric is not None:
+        lines.append(f"numeric: {_coverage(report.numeric)}")
+        for skipped in report.numeric.not_evaluated:
+            where = f"{domain_label(skipped.domain)} {skipped.op}-{skipped.version}"
+            lines.append(f"numeric: not evaluated {where}: {skipped.reason}")
+        lines.append(f"numeric: {EVIDENCE_NOTE}")
+    lines.append(report.summary())
+    return "\n".join(lines) + "\n"
+
+
+def format_json(report: AuditReport) -> str:
+    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines.extend("| " + " | ".join(_cell(c) for c in row) + " |" for row in rows)
+    return lines
+
+
+def format_markdown(report: AuditReport) -> str:
+    domains = ", ".join(domain_label(d) for d in report.domains)
+    lines = [
+        "# Tag audit",
+        "",
+        f"onnx {report.onnx_version}; {report.operator_count} operators in {domains}.",
+        "",
+        f"**{report.summary()}**",
+        "",
+        "## Findings",
+        "",
+    ]
+    if report.findings:
+        lines += _table(
+            ("Severity", "Rule", "Operator", "Parameter", "Message"),
+            [
+                (
+                    f.severity.value,
+                    f.rule,
+                    f"{domain_label(f.domain)} {f.op}-{f.version}",
+                    f.parameter or "",
+                    f.message,
+                )
+                for f in report.findings
+            ],
+        )
+    else:
+        lines.append("None.")
+    lines += ["", "## Rules", ""]
+    lines += _table(
+        ("Rule", "Severity", "Checks"),
+        [(r.id, r.severity.value, r.title) for r in RULES.values()],
+    )
+    if report.numeric is not None:
+        lines += _markdown_numeric(report.numeric)
+    return "\n".join(lines) + "\n"
+
+
+def _markdown_numeric(numeric: NumericResult) -> list[str]:
+    lines = ["", "## Numeric evidence", "", f"> {EVIDENCE_NOTE}", "", _coverage(numeric) + ".", ""]
+    rows = [
+        (
+            f"{domain_label(e.domain)} {e.op}-{e.version}",
+            pair.input,
+            pair.output,
+            pair.kind.value,
+            pair.detail,
+        )
+        for e in numeric.operators
+        for pair in e.pairs
+    ]
+    lines += _table(("Operator", "Input", "Output", "Class", "Detail"), rows)
+    if numeric.not_evaluated:
+        lines += ["", "### Not evaluated", ""]
+        lines += _table(
+            ("Operator", "Reason"),
+            [
+                (f"{domain_label(s.domain)} {s.op}-{s.version}", s.reason)
+                for s in numeric.not_evaluated
+            ],
+        )
+    return lines
+
+
+FORMATTERS = {"text": format_text, "json": format_json, "markdown": format_markdown}
