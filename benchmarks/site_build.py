@@ -1,0 +1,103 @@
+"""Time the bilingual site against the one-language baseline a user would otherwise have.
+
+The baseline is onnx's monolithic Operators.md and Changelog.md (as
+``gendoc build --style onnx`` writes them, byte for byte what onnx's
+gen_doc.py writes) in a one-language mkdocs project with the Material theme.
+The site is this repository's mkdocs.yml: both languages, every operator on
+its own page, coverage and audit, strict. Both are built side by side,
+interleaved, each into a fresh folder, so that machine noise hits them alike.
+A third measure is a rebuild in the same process with nothing changed, as
+``mkdocs serve`` does on reload. Prints medians and the ratio the project
+targets: site / baseline <= 1.0.
+
+    python benchmarks/site_build.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import onnx
+
+ROOT = Path(__file__).resolve().parent.parent
+BASELINE_CONFIG = "site_name: ONNX operators\ntheme:\n  name: material\n"
+# Loads the config again before the second build, as `mkdocs serve` does on reload.
+REBUILD = """
+import sys, time
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+build(load_config(sys.argv[1], site_dir=sys.argv[2]))
+start = time.perf_counter()
+build(load_config(sys.argv[1], site_dir=sys.argv[2]))
+print(time.perf_counter() - start)
+"""
+
+
+def mkdocs_build(config: Path, out: Path) -> float:
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return time.perf_counter() - start
+
+
+def rebuild(config: Path, out: Path) -> float:
+    done = subprocess.run(
+        [sys.executable, "-c", REBUILD, str(config), str(out)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return float(done.stdout.split()[-1])
+
+
+def baseline_project(base: Path) -> Path:
+    docs = base / "baseline" / "docs"
+    subprocess.run(
+        [sys.executable, "-m", "gendoc", "build", "--style", "onnx", "--out", str(docs)],
+        check=True,
+        capture_output=True,
+    )
+    for name in ("Operators-ml.md", "Changelog-ml.md"):  # the baseline is the two main files
+        (docs / name).unlink()
+    config = base / "baseline" / "mkdocs.yml"
+    config.write_text(BASELINE_CONFIG, encoding="utf-8")
+    return config
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    site_config = ROOT / "mkdocs.yml"
+    times: dict[str, list[float]] = {"baseline": [], "site": [], "rebuild": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        baseline_config = baseline_project(base)
+        mkdocs_build(baseline_config, base / "warm-b")  # warm-up: file cache, jieba's cache
+        mkdocs_build(site_config, base / "warm-s")
+        for n in range(runs):
+            times["baseline"].append(mkdocs_build(baseline_config, base / f"b{n}"))
+            times["site"].append(mkdocs_build(site_config, base / f"s{n}"))
+            times["rebuild"].append(rebuild(site_config, base / f"r{n}"))
+    medians = {name: statistics.median(t) for name, t in times.items()}
+    print(f"onnx {onnx.__version__}, Python {sys.version.split()[0]}, {runs} runs, medians:")
+    print(f"  baseline (Operators.md + Changelog.md, one language) {medians['baseline']:7.2f} s")
+    print(f"  bilingual site                                      {medians['site']:7.2f} s")
+    print(f"  rebuild in the same process, nothing changed        {medians['rebuild']:7.2f} s")
+    ratio = medians["site"] / medians["baseline"]
+    print(f"site / baseline: {ratio:.2f} (target <= 1.0)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""Small pieces of markup shared by the site's templates.
+
+The generated pages mix Markdown (headings, tables, links, which mkdocs
+checks) with raw HTML blocks (schema bodies, diffs), and a name taken from
+a schema may land in either. Jinja's autoescape covers the HTML; names in
+Markdown also go through :func:`md_escape`, so that no bracket, backtick or
+angle bracket in a registered schema can become a link, code span or tag.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+from markupsafe import Markup, escape
+
+from gendoc.model import Differentiability
+
+# Every ASCII character that means something to Markdown or HTML. They are
+# written as numeric character references, which Markdown leaves alone and
+# a browser shows as the character itself.
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"']")
+_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+
+
+def md_escape(text: object) -> Markup:
+    """``text`` as literal inline Markdown, safe inside HTML as well.
+
+    Markup (already escaped, or written by gendoc) is returned unchanged.
+    """
+    if isinstance(text, Markup):
+        return text
+    return Markup(_MARKDOWN_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", str(text)))
+
+
+def page_title(name: object) -> Markup:
+    """A front matter ``title``: the name HTML-escaped, as a JSON (so YAML) string.
+
+    Without it the theme takes the title from the first heading and strips
+    its tags, which turns ``&lt;`` back into ``<`` inside ``<title>``.
+    """
+    return Markup(json.dumps(str(escape(str(name)))))
+
+
+def heading_id(value: str) -> Markup:
+    """An ``attr_list`` id for a Markdown heading (written here: ``{#`` opens a Jinja comment)."""
+    if not _ID.fullmatch(value):
+        raise ValueError(f"not a usable heading id: {value!r}")
+    return Markup(f"{{#{value}}}")
+
+
+def tag_key(differentiability: Differentiability) -> str:
+    """The message catalog key of a tag's label, e.g. ``tag_non_differentiable``."""
+    return "tag_" + differentiability.value.replace("-", "_")
+
+
+def tag_badge(differentiability: Differentiability, t: dict[str, str]) -> Markup:
+    """A tag as a coloured badge; the class carries the language-neutral value."""
+    return Markup('<span class="gd-tag gd-tag-{}">{}</span>').format(
+        differentiability.value, t[tag_key(differentiability)]
+    )
+
+
+def file_slug(name: str) -> str:
+    """A name usable as one path segment: kept if harmless, else a stable hash.
+
+    Operator and domain names come from schemas; a registered name with a
+    slash or ``..`` in it must not choose where a page is written.
+    """
+    if _SAFE_NAME.fullmatch(name) and ".." not in name:
+        return name
+    return "x-" + hashlib.sha256(name.encode()).hexdigest()[:12]

@@ -1,0 +1,215 @@
+"""The pages the plugin generates, rendered from the model with Jinja2 templates.
+
+Paths are language-neutral (``operators/ai.onnx/Reshape.md``); the plugin
+puts every page under each language folder. A page is rendered the first
+time a language asks for it and kept, so a second build in the same
+process (``mkdocs serve`` reloading, a benchmark) renders nothing again.
+
+The templates under ``templates/site/`` are rendered by a sibling of
+``gendoc.render``'s environment: the same loader, filters and message
+catalogs, with autoescape on, because these pages mix Markdown with raw
+HTML blocks into which schema names and text are written.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup
+
+from gendoc import render
+from gendoc.audit import RULES, Finding, audit_reference
+from gendoc.gendoc_format import docs_base
+from gendoc.model import Differentiability, Operator, Reference, Schema
+from gendoc.site import coverage
+from gendoc.site.fragments import Rendered, cut
+from gendoc.site.markup import file_slug, heading_id, md_escape, page_title, tag_badge
+from gendoc.site.versions_diff import operator_diffs
+from gendoc.stats import Tally, tally_schemas
+
+OPERATORS_INDEX = "operators/index.md"
+COVERAGE_PAGE = "coverage.md"
+COVERAGE_CHART = "coverage.svg"
+AUDIT_PAGE = "audit.md"
+STATIC_RULES = [rule for rule in RULES.values() if not rule.numeric]
+
+
+def domain_dir(domain: str) -> str:
+    return file_slug(domain or "ai.onnx")
+
+
+def domain_index(domain: str) -> str:
+    return f"operators/{domain_dir(domain)}/index.md"
+
+
+def operator_page(domain: str, name: str) -> str:
+    return f"operators/{domain_dir(domain)}/{file_slug(name)}.md"
+
+
+def anchor(domain: str, name: str) -> str:
+    """The id of an operator's section on the audit page."""
+    return f"{domain_dir(domain)}-{file_slug(name)}".replace(".", "-").lower()
+
+
+def relative(source: str, target: str) -> str:
+    """A Markdown link from page ``source`` to file ``target``, both docs-relative."""
+    return posixpath.relpath(target, posixpath.dirname(source) or ".")
+
+
+def tr(template: str, **values: Any) -> Markup:
+    """A catalog string with values filled in; string values are escaped for Markdown."""
+    return Markup(template).format(
+        **{k: md_escape(v) if isinstance(v, str) else v for k, v in values.items()}
+    )
+
+
+@pass_context
+def badge(context: Context, differentiability: Differentiability) -> Markup:
+    return tag_badge(differentiability, context["t"])
+
+
+@pass_context
+def version_diffs(context: Context, op: Operator) -> dict:
+    return operator_diffs(op.versions, context["t"])
+
+
+SITE_FILTERS = {
+    "md": md_escape,
+    "heading_id": heading_id,
+    "page_title": page_title,
+    "tr": tr,
+    "badge": badge,
+    "version_diffs": version_diffs,
+}
+
+
+def environment(templates: Path | None) -> jinja2.Environment:
+    """``gendoc.render``'s environment, overlaid with autoescape and the site's filters."""
+    base = render.environment(render.RenderOptions(templates=templates))
+    env = base.overlay(autoescape=True)
+    env.filters = {**base.filters, **SITE_FILTERS}
+    return env
+
+
+def static_findings(reference: Reference) -> list[Finding]:
+    """The findings of the audit's static checks (fast: no operator is run)."""
+    return list(audit_reference(reference).findings)
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One generated file: its template and the model objects it shows."""
+
+    path: str
+    template: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class SiteContent:
+    """Every generated file of the site, rendered on demand per language."""
+
+    reference: Reference
+    findings: Sequence[Finding]
+    templates: Path | None = None
+    _rendered: dict[tuple[str, str], Rendered] = field(default_factory=dict, repr=False)
+    _messages: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def env(self) -> jinja2.Environment:
+        return environment(self.templates)
+
+    @cached_property
+    def findings_by_operator(self) -> dict[tuple[str, str], list[Finding]]:
+        grouped: dict[tuple[str, str], list[Finding]] = defaultdict(list)
+        for finding in sorted(self.findings, key=lambda f: f.sort_key()):
+            grouped[(finding.domain, finding.op)].append(finding)
+        return dict(grouped)
+
+    @cached_property
+    def counts(self) -> Tally:
+        return tally_schemas(self.reference.schemas)
+
+    def messages(self, lang: str) -> dict[str, str]:
+        if lang not in self._messages:
+            self._messages[lang] = render.load_messages(lang, self.templates)
+        return self._messages[lang]
+
+    @cached_property
+    def coverage(self) -> list[coverage.DomainCoverage]:
+        return coverage.coverage(self.reference)
+
+    @cached_property
+    def pages(self) -> dict[str, PageSpec]:
+        specs = [
+            PageSpec(OPERATORS_INDEX, "site/operators.md.j2"),
+            PageSpec(COVERAGE_PAGE, "site/coverage.md.j2"),
+            PageSpec(COVERAGE_CHART, "site/coverage.svg.j2"),
+            PageSpec(AUDIT_PAGE, "site/audit.md.j2", {"rules": STATIC_RULES}),
+        ]
+        for domain in self.reference.domains:
+            operators = list(self.reference.operators(domain))
+            specs.append(
+                PageSpec(
+                    domain_index(domain),
+                    "site/domain.md.j2",
+                    {"domain": domain, "operators": operators},
+                )
+            )
+            specs += [
+                PageSpec(operator_page(domain, op.name), "site/operator.md.j2", {"op": op})
+                for op in operators
+            ]
+        return {spec.path: spec for spec in specs}
+
+    @property
+    def domain_indexes(self) -> list[tuple[str, str]]:
+        """(domain, index page) of every domain, for the navigation."""
+        return [(d, domain_index(d)) for d in self.reference.domains]
+
+    def render(self, path: str, lang: str) -> Rendered:
+        key = (path, lang)
+        if key not in self._rendered:
+            spec = self.pages[path]
+            template = self.env.get_template(spec.template)
+            self._rendered[key] = cut(template.render(self._context(spec, lang)))
+        return self._rendered[key]
+
+    def _context(self, spec: PageSpec, lang: str) -> dict[str, Any]:
+        return {
+            **spec.context,
+            "t": self.messages(lang),
+            "lang": lang,
+            "options": render.RenderOptions(lang=lang),
+            "docs_base": docs_base(self.reference.onnx_version),
+            "reference": self.reference,
+            "site": self,
+            "page_path": spec.path,
+            "link": lambda target: relative(spec.path, target),
+            "counts": self.counts,
+        }
+
+    # Helpers the templates call through ``site``.
+
+    operator_page = staticmethod(operator_page)
+    domain_index = staticmethod(domain_index)
+    anchor = staticmethod(anchor)
+
+    def findings_of(self, schema: Schema | Operator) -> list[Finding]:
+        return self.findings_by_operator.get((schema.domain, schema.name), [])
+
+    def chart(self, t: dict[str, str]) -> coverage.Chart:
+        return coverage.chart(
+            self.coverage,
+            lambda d: d or t["domain_default"],
+            t["site_opset_label"],
+        )

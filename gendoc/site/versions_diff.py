@@ -1,0 +1,134 @@
+"""Line-by-line differences between consecutive versions of one operator.
+
+Each version is flattened into plain text lines: the doc, then one line per
+attribute, input, output and type constraint, each followed by its
+description. The lines of two versions are compared with ``difflib`` and
+shown as a unified diff with a few lines of context. A parameter whose
+differentiability tag differs between the versions is a *tag change*: its
+lines are flagged so that the page can make them stand out, and the change
+is also listed on its own above the diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from dataclasses import dataclass
+from itertools import pairwise
+
+from gendoc.model import Differentiability, Option, Parameter, Schema
+from gendoc.site.markup import tag_key
+
+CONTEXT = 3
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a version's text; ``param`` names the parameter it heads, if any."""
+
+    text: str
+    param: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class DiffLine:
+    """One line of the diff: ``kind`` is ``"+"``, ``"-"``, ``" "`` or ``"…"`` (a gap)."""
+
+    kind: str
+    text: str
+    tag_change: bool = False
+
+
+@dataclass(frozen=True)
+class TagChange:
+    """A parameter whose tag differs between two consecutive versions."""
+
+    kind: str
+    name: str
+    old: Differentiability
+    new: Differentiability
+
+
+@dataclass(frozen=True)
+class VersionDiff:
+    old: Schema
+    new: Schema
+    lines: tuple[DiffLine, ...]
+    tag_changes: tuple[TagChange, ...]
+
+
+def _param_line(kind_label: str, param: Parameter, t: dict[str, str]) -> str:
+    notes = []
+    if param.option is Option.OPTIONAL:
+        notes.append(t["tag_optional"])
+    elif param.option is Option.VARIADIC:
+        notes.append(t["tag_variadic"])
+    notes.append(t[tag_key(param.differentiability)])
+    return f"{kind_label} {param.name} ({', '.join(notes)}): {param.type_str}"
+
+
+def _described(head: Line, description: str) -> list[Line]:
+    body = inspect.cleandoc(description).splitlines()
+    return [head, *(Line(f"    {text}".rstrip()) for text in body)]
+
+
+def version_lines(schema: Schema, t: dict[str, str]) -> list[Line]:
+    """The text of one version, as the diff compares it."""
+    lines = [Line(text.rstrip()) for text in inspect.cleandoc(schema.doc).splitlines()]
+    for attr in schema.attributes:
+        shown = f"{t['diff_attribute']} {attr.name}: {attr.type}"
+        if attr.required:
+            shown += f" ({t['required']})"
+        elif attr.default is not None:
+            shown += f" ({t['default_is'].format(value=attr.default)})"
+        lines += _described(Line(shown), attr.description)
+    for kind, label, params in (
+        ("input", t["diff_input"], schema.inputs),
+        ("output", t["diff_output"], schema.outputs),
+    ):
+        for param in params:
+            head = Line(_param_line(label, param, t), (kind, param.name))
+            lines += _described(head, param.description)
+    for tc in schema.type_constraints:
+        head = Line(f"{t['diff_type']} {tc.name}: {', '.join(tc.allowed_types)}")
+        lines += _described(head, tc.description)
+    return lines
+
+
+def tag_changes(old: Schema, new: Schema) -> list[TagChange]:
+    """Parameters present in both versions (same kind and name) whose tag differs."""
+    changes = []
+    for kind, old_params, new_params in (
+        ("input", old.inputs, new.inputs),
+        ("output", old.outputs, new.outputs),
+    ):
+        before = {p.name: p.differentiability for p in old_params}
+        for param in new_params:
+            previous = before.get(param.name)
+            if previous is not None and previous is not param.differentiability:
+                changes.append(TagChange(kind, param.name, previous, param.differentiability))
+    return changes
+
+
+def diff_versions(old: Schema, new: Schema, t: dict[str, str]) -> VersionDiff:
+    """The unified diff of two versions, with context, tag changes flagged."""
+    changes = tag_changes(old, new)
+    changed = {(c.kind, c.name) for c in changes}
+    a, b = version_lines(old, t), version_lines(new, t)
+    matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], False)
+    out: list[DiffLine] = []
+    for group in matcher.get_grouped_opcodes(CONTEXT):
+        if out:
+            out.append(DiffLine("…", ""))
+        for op, i1, i2, j1, j2 in group:
+            if op == "equal":
+                out += [DiffLine(" ", line.text) for line in a[i1:i2]]
+                continue
+            out += [DiffLine("-", x.text, x.param in changed) for x in a[i1:i2]]
+            out += [DiffLine("+", x.text, x.param in changed) for x in b[j1:j2]]
+    return VersionDiff(old, new, tuple(out), tuple(changes))
+
+
+def operator_diffs(versions: tuple[Schema, ...], t: dict[str, str]) -> dict[int, VersionDiff]:
+    """For each version but the first, its diff from the version before, by since_version."""
+    return {new.since_version: diff_versions(old, new, t) for old, new in pairwise(versions)}

@@ -1,0 +1,480 @@
+"""The bilingual site: a strict build, its pages in both languages, and what they show.
+
+Builds run in child processes: the hostile site registers schemas with onnx,
+which is global to a process and would leak into the other tests. Expected
+figures are computed here from ``onnx.defs`` directly, not through gendoc's
+model, so that a mistake in the model or the site cannot hide itself.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections import Counter
+from functools import cache
+from html.parser import HTMLParser
+from itertools import pairwise
+from pathlib import Path, PurePosixPath
+
+import pytest
+from onnx import defs
+
+from gendoc.audit import audit_reference
+from gendoc.collect import collect
+from gendoc.site.pages import SiteContent
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = ("en", "zh")
+LABELS = {
+    "en": {"differentiable": "differentiable", "non-differentiable": "non-differentiable"},
+    "zh": {"differentiable": "可微", "non-differentiable": "不可微"},
+}
+CATEGORY = {
+    "Differentiable": "differentiable",
+    "NonDifferentiable": "non-differentiable",
+    "Unknown": "undefined",
+}
+HOSTILE_CONFIG = """\
+site_name: hostile
+docs_dir: docs
+use_directory_urls: false
+theme:
+  name: material
+  font: false
+  custom_dir: {overrides}
+markdown_extensions: [attr_list, tables, toc]
+validation:
+  anchors: warn
+plugins:
+  - gendoc:
+      schemas: [tests.custom_schemas.hostile]
+      domains: [com.example.hostile]
+  - search
+  - i18n:
+      docs_structure: folder
+      reconfigure_search: false
+      languages:
+        - {{locale: en, name: English, default: true}}
+        - {{locale: zh, name: 中文}}
+"""
+
+
+def mkdocs_build(config: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` in a child process (see the module doc)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def build_site(out: Path) -> subprocess.CompletedProcess[str]:
+    """This repository's site, exactly as ``make docs`` builds it."""
+    return mkdocs_build(ROOT / "mkdocs.yml", out)
+
+
+def build_hostile_site(base: Path) -> subprocess.CompletedProcess[str]:
+    """A site of the schemas in ``tests/custom_schemas/hostile.py`` only."""
+    for lang, title in (("en", "# Home"), ("zh", "# 首页")):
+        (base / "docs" / lang).mkdir(parents=True, exist_ok=True)
+        (base / "docs" / lang / "index.md").write_text(title + "\n", encoding="utf-8")
+    config = base / "mkdocs.yml"
+    overrides = ROOT / "templates" / "site" / "overrides"
+    config.write_text(HOSTILE_CONFIG.format(overrides=overrides), encoding="utf-8")
+    return mkdocs_build(config, base / "out")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "out"
+    done = build_site(out)
+    assert done.returncode == 0, done.stderr
+    assert "WARNING" not in done.stderr, done.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("hostile")
+    done = build_hostile_site(base)
+    assert done.returncode == 0, done.stderr
+    return base / "out"
+
+
+def page(site: Path, lang: str, path: str) -> str:
+    prefix = "" if lang == "en" else f"{lang}/"
+    return (site / f"{prefix}{path}").read_text(encoding="utf-8")
+
+
+def article(html: str) -> str:
+    """The page's own content, without the theme's header, navigation and scripts."""
+    match = re.search(r"<article\b.*?</article>", html, re.S)
+    assert match, "no <article> in the page"
+    return match.group(0)
+
+
+@cache
+def onnx_operators() -> dict[tuple[str, str], list[defs.OpSchema]]:
+    """Every operator's versions, oldest first, straight from onnx."""
+    found: dict[tuple[str, str], list[defs.OpSchema]] = {}
+    for schema in defs.get_all_schemas_with_history():
+        found.setdefault((schema.domain, schema.name), []).append(schema)
+    return {key: sorted(v, key=lambda s: s.since_version) for key, v in sorted(found.items())}
+
+
+def tag(param: defs.OpSchema.FormalParameter) -> str:
+    return CATEGORY[param.differentiation_category.name]
+
+
+def tags_by_name(schema: defs.OpSchema) -> dict[tuple[str, str], str]:
+    return {
+        **{("input", p.name): tag(p) for p in schema.inputs},
+        **{("output", p.name): tag(p) for p in schema.outputs},
+    }
+
+
+class Tables(HTMLParser):
+    """The rows of every table after each heading id: {heading id: [[cell text]]}."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: dict[str, list[list[str]]] = {}
+        self.heading = ""
+        self.row: list[str] | None = None
+        self.cell: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("h2", "h3") and dict(attrs).get("id"):
+            self.heading = dict(attrs)["id"] or ""
+        elif tag == "tr":
+            self.row = []
+        elif tag == "td" and self.row is not None:
+            self.cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self.row is not None and self.cell is not None:
+            self.row.append("".join(self.cell).strip())
+            self.cell = None
+        elif tag == "tr" and self.row:
+            self.tables.setdefault(self.heading, []).append(self.row)
+            self.row = None
+
+    def handle_data(self, data: str) -> None:
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def tables_of(html: str) -> dict[str, list[list[str]]]:
+    parser = Tables()
+    parser.feed(article(html))
+    return parser.tables
+
+
+# ---------------------------------------------------------------------------- the build
+
+
+def test_strict_build_passes_with_no_warning(site: Path) -> None:
+    assert (site / "index.html").is_file()
+    assert (site / "zh" / "index.html").is_file()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize(
+    "path",
+    [
+        "index.html",
+        "guide.html",
+        "gradients.html",
+        "operators/index.html",
+        "operators/ai.onnx/index.html",
+        "operators/ai.onnx.ml/index.html",
+        "operators/ai.onnx/Reshape.html",
+        "coverage.html",
+        "coverage.svg",
+        "audit.html",
+    ],
+)
+def test_every_page_exists_in_both_languages(site: Path, lang: str, path: str) -> None:
+    assert page(site, lang, path)
+
+
+def test_every_operator_has_a_page_in_both_languages(site: Path) -> None:
+    for domain, name in onnx_operators():
+        for lang in LANGUAGES:
+            assert page(site, lang, f"operators/{domain or 'ai.onnx'}/{name}.html")
+
+
+def test_nothing_generated_is_in_the_sources() -> None:
+    for lang in LANGUAGES:
+        assert not (ROOT / "site" / lang / "operators").exists()
+        assert not (ROOT / "site" / lang / "coverage.md").exists()
+
+
+# ---------------------------------------------------------------------------- operator pages
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_operator_page_shows_every_version_with_its_tags(site: Path, lang: str) -> None:
+    versions = onnx_operators()[("", "Reshape")]
+    html = article(page(site, lang, "operators/ai.onnx/Reshape.html"))
+    for schema in versions:
+        assert f'id="v{schema.since_version}"' in html
+    shown = re.findall(
+        r'<dt><code>([^<]*)</code> <span class="gd-tag gd-tag-([a-z-]+)">([^<]*)', html
+    )
+    expected = [
+        (p.name, tag(p))
+        for schema in reversed(versions)
+        if not schema.deprecated
+        for p in [*schema.inputs, *schema.outputs]
+    ]
+    assert [(name, value) for name, value, _ in shown] == expected
+    for name, value, label in shown:
+        if value != "undefined":
+            assert label == LABELS[lang][value], (name, value, label)
+
+
+def test_chinese_pages_use_chinese_labels_for_everything_gendoc_writes(site: Path) -> None:
+    html = article(page(site, "zh", "operators/ai.onnx/Reshape.html"))
+    for label in ("输入", "输出", "属性", "类型约束", "第 25 版", "标签的含义"):
+        assert label in html
+    for english in (">Inputs<", ">Outputs<", "What the tags mean", ">Version 25<"):
+        assert english not in html
+
+
+def test_the_statement_on_undefined_is_made_once_at_the_top(site: Path) -> None:
+    index = article(page(site, "en", "operators/index.html"))
+    assert 'id="differentiability"' in index
+    assert "makes no claim either way" in index
+    reshape = article(page(site, "en", "operators/ai.onnx/Reshape.html"))
+    assert "makes no claim either way" not in reshape
+    assert 'href="../index.html#differentiability"' in reshape
+
+
+def test_diffs_between_versions_make_tag_changes_stand_out(site: Path) -> None:
+    changed, unchanged = [], []
+    for (domain, name), versions in onnx_operators().items():
+        if domain or len(versions) < 2:
+            continue
+        flips = False
+        for old, new in pairwise(versions):
+            before, after = tags_by_name(old), tags_by_name(new)
+            flips |= any(key in before and before[key] != value for key, value in after.items())
+        (changed if flips else unchanged).append(name)
+    assert changed and unchanged
+    for name in changed:
+        html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
+        assert 'class="gd-diff gd-diff-tagged" open' in html, name
+        assert 'class="gd-tag-change"' in html and "gd-dtag" in html, name
+    for name in unchanged:
+        html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
+        assert "gd-diff-tagged" not in html, name
+        assert html.count('<details class="gd-diff">') == len(onnx_operators()[("", name)]) - 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_language_switcher_leads_to_the_same_page(site: Path, lang: str) -> None:
+    path = "operators/ai.onnx/Reshape.html"
+    html = page(site, lang, path)
+    here = PurePosixPath("/") / ("" if lang == "en" else lang) / path
+    for other in LANGUAGES:
+        match = re.search(rf'<a href="([^"]+)" hreflang="{other}" class="md-select__link">', html)
+        assert match, other
+        target = os.path.normpath(str(here.parent / match.group(1)))
+        assert target == str(PurePosixPath("/") / ("" if other == "en" else other) / path)
+
+
+# ---------------------------------------------------------------------------- coverage
+
+
+@cache
+def expected_coverage() -> dict[str, dict[int, tuple[int, Counter[str]]]]:
+    """Per domain and operator set version: operators and tag counts, from onnx.defs."""
+    names: dict[str, set[str]] = {}
+    versions: dict[str, set[int]] = {}
+    for schema in defs.get_all_schemas_with_history():
+        names.setdefault(schema.domain, set()).add(schema.name)
+        versions.setdefault(schema.domain, set()).add(schema.since_version)
+    result: dict[str, dict[int, tuple[int, Counter[str]]]] = {}
+    for domain in sorted(names):
+        per_version = {}
+        for version in range(min(versions[domain]), max(versions[domain]) + 1):
+            operators, counts = 0, Counter()
+            for name in names[domain]:
+                try:
+                    schema = defs.get_schema(name, version, domain)
+                except defs.SchemaError:
+                    continue  # not yet introduced at this version
+                if schema.deprecated:
+                    continue
+                operators += 1
+                counts.update(tag(p) for p in [*schema.inputs, *schema.outputs])
+            per_version[version] = (operators, counts)
+        result[domain] = per_version
+    return result
+
+
+def number(cell: str) -> int:
+    return int(cell.split()[0])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_coverage_per_opset_version_matches_onnx_defs(site: Path, lang: str) -> None:
+    tables = tables_of(page(site, lang, "coverage.html"))
+    expected = expected_coverage()
+    for position, domain in enumerate(expected, start=1):
+        rows = tables[f"opset-{position}"]
+        assert [number(r[0]) for r in rows] == list(expected[domain])
+        for row in rows:
+            operators, counts = expected[domain][number(row[0])]
+            total = sum(counts.values())
+            assert number(row[1]) == operators, (domain, row)
+            assert [number(c) for c in row[2:6]] == [
+                counts["differentiable"],
+                counts["non-differentiable"],
+                counts["undefined"],
+                total,
+            ], (domain, row)
+            share = 100 * counts["undefined"] / total if total else 0.0
+            assert row[4].endswith(f"({share:.1f}%)")
+
+
+def test_coverage_per_domain_is_the_newest_opset(site: Path) -> None:
+    rows = tables_of(page(site, "en", "coverage.html"))["by-domain"]
+    expected = expected_coverage()
+    assert len(rows) == len(expected)
+    for row, (domain, per_version) in zip(rows, expected.items(), strict=True):
+        newest = max(per_version)
+        operators, counts = per_version[newest]
+        assert number(row[1]) == newest and number(row[2]) == operators, (domain, row)
+        assert number(row[5]) == counts["undefined"], (domain, row)
+
+
+def test_coverage_lists_the_operators_still_undefined(site: Path) -> None:
+    tables = tables_of(page(site, "en", "coverage.html"))
+    domains = list(expected_coverage())
+    for (domain, name), versions in onnx_operators().items():
+        latest = versions[-1]
+        undefined = [p.name for p in [*latest.inputs, *latest.outputs] if tag(p) == "undefined"]
+        rows = tables.get(f"undefined-{domains.index(domain) + 1}", [])
+        listed = {row[0]: row[2] for row in rows}
+        assert (name in listed) == bool(undefined and not latest.deprecated), (domain, name)
+        if name in listed:
+            assert listed[name].startswith(f"{len(undefined)}/"), (domain, name)
+
+
+def test_coverage_chart_is_a_static_deterministic_svg(site: Path) -> None:
+    svg = (site / "coverage.svg").read_text(encoding="utf-8")
+    root = ET.fromstring(svg)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert not root.findall(".//{http://www.w3.org/2000/svg}script")
+    bars = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.find("*") is not None]
+    expected = expected_coverage()
+    segments = sum(
+        sum(1 for n in counts.values() if n)
+        for per_version in expected.values()
+        for _, counts in per_version.values()
+    )
+    assert len(bars) == segments
+    # The same bytes from a fresh render in this process: nothing depends on the run.
+    again = SiteContent(collect(with_examples=False), []).render("coverage.svg", "en").text
+    assert again == svg
+    assert "coverage.svg" in page(site, "zh", "coverage.html")
+    assert "可微" in (site / "zh" / "coverage.svg").read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------- audit
+
+
+def test_audit_page_is_linked_from_each_affected_operator(site: Path) -> None:
+    report = audit_reference(collect(with_examples=False))
+    affected = {(f.domain, f.op) for f in report.findings}
+    assert affected
+    for lang in LANGUAGES:
+        audit = article(page(site, lang, "audit.html"))
+        for domain, name in onnx_operators():
+            html = article(page(site, lang, f"operators/{domain or 'ai.onnx'}/{name}.html"))
+            link = re.search(r'href="\.\./\.\./audit\.html#([^"]+)"', html)
+            assert bool(link) == ((domain, name) in affected), (domain, name)
+            if link:
+                assert f'id="{link.group(1)}"' in audit
+    for finding in report.findings[:20]:
+        assert finding.rule in page(site, "en", "audit.html")
+
+
+# ---------------------------------------------------------------------------- search
+
+
+def test_search_index_segments_chinese_words(site: Path) -> None:
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    zh = [d for d in index["docs"] if d["location"].startswith("zh/")]
+    en = [d for d in index["docs"] if not d["location"].startswith("zh/")]
+    assert zh and en
+    # jieba's words are joined by zero-width spaces, which the separator splits on.
+    assert re.fullmatch(index["config"]["separator"], "\u200b")
+    words = {w for d in zh for w in re.split("[\\s\u200b]+", d["text"])}
+    assert {"可微", "不可微", "未定义"} <= words
+    assert any(d["title"] == "Reshape" for d in en)
+
+
+# ---------------------------------------------------------------------------- hostile text
+
+
+HOSTILE_PAGES = ["operators/com.example.hostile/Hostile.html", "audit.html", "coverage.html"]
+
+
+def hostile_pages(out: Path) -> list[Path]:
+    return sorted(p for p in out.rglob("*.html") if "assets" not in p.parts)
+
+
+class Elements(HTMLParser):
+    """Every element of a document as (tag, attributes): what a browser would make live."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, {k.lower(): v or "" for k, v in attrs}))
+
+
+def elements(html: str) -> list[tuple[str, dict[str, str]]]:
+    parser = Elements()
+    parser.feed(html)
+    return parser.found
+
+
+def test_hostile_schema_text_is_never_live_html(hostile_site: Path) -> None:
+    pages = hostile_pages(hostile_site)
+    assert len(pages) >= 10
+    for path in pages:
+        html = path.read_text(encoding="utf-8")
+        for tag_name, attrs in elements(article(html)):
+            assert tag_name not in ("script", "iframe", "object", "embed"), (path, tag_name)
+            assert tag_name != "img" or attrs.get("src") == "coverage.svg", (path, attrs)
+        for tag_name, attrs in elements(html):  # the theme's part too
+            assert not [a for a in attrs if a.startswith("on")], (path, tag_name, attrs)
+            for key in ("href", "src", "action"):
+                value = attrs.get(key, "").strip().lower()
+                assert not value.startswith("javascript:"), (path, tag_name, attrs)
+        assert "<script>alert" not in html, path
+        title = re.search(r"<title>(.*?)</title>", html, re.S)
+        assert title and "<" not in title.group(1), path
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hostile_text_is_shown_as_text(hostile_site: Path, lang: str) -> None:
+    html = article(page(hostile_site, lang, "operators/com.example.hostile/Hostile.html"))
+    assert "&lt;script&gt;alert('script in schema text')&lt;/script&gt;" in html
+    assert "&lt;img src=x onerror=&quot;alert('img onerror in schema text')&quot;&gt;" in html
+    assert "[click me](javascript:alert('markdown link'))" in html
+    assert 'class="gd-diff gd-diff-tagged" open' in html  # version 2 tags X and Y
+    names = [p.name for p in hostile_pages(hostile_site)]
+    assert not any("<" in n or "/" in n for n in names)
