@@ -29,7 +29,6 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
-import ml_dtypes
 import numpy as np
 import onnx
 from onnx import numpy_helper
@@ -269,8 +268,22 @@ def _rebuild(like: Value, flat: np.ndarray) -> Value:
     return out[0] if isinstance(like, np.ndarray) else out
 
 
+def _dtype_eps(dtype: np.dtype) -> float:
+    """Machine epsilon of a float dtype, numpy's own or one of ml_dtypes' (bfloat16, float8).
+
+    ml_dtypes comes with onnx 1.18 and later only, and only those releases
+    hand out its dtypes, so it is imported just for them.
+    """
+    try:
+        return float(np.finfo(dtype).eps)
+    except ValueError:
+        import ml_dtypes
+
+        return float(ml_dtypes.finfo(dtype).eps)
+
+
 def _eps(value: Value) -> float:
-    return max(float(ml_dtypes.finfo(leaf.dtype).eps) for leaf in _leaves(value))
+    return max(_dtype_eps(leaf.dtype) for leaf in _leaves(value))
 
 
 def _steps(value: Value) -> tuple[float, float]:
