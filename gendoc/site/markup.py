@@ -17,11 +17,13 @@ from markupsafe import Markup, escape
 
 from gendoc.model import Differentiability
 
-# Every ASCII character that means something to Markdown or HTML. They are
+# The characters that can open Markdown or HTML syntax inside a line (links,
+# emphasis, code, tags, entities, table cells, attribute lists). They are
 # written as numeric character references, which Markdown leaves alone and
-# a browser shows as the character itself.
+# a browser shows as the character itself. Names never start a line, so the
+# list markers (``-``, ``+``, ``1.``) need no escaping.
 _MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"']")
-_ID = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 

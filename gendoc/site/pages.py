@@ -29,11 +29,11 @@ from markupsafe import Markup
 from gendoc import render
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.gendoc_format import docs_base
-from gendoc.model import Differentiability, Operator, Reference, Schema
+from gendoc.model import Differentiability, Operator, Reference
 from gendoc.site import coverage
 from gendoc.site.fragments import Rendered, cut
 from gendoc.site.markup import file_slug, heading_id, md_escape, page_title, tag_badge
-from gendoc.site.versions_diff import operator_diffs
+from gendoc.site.versions_diff import VersionDiff, operator_diffs
 from gendoc.stats import Tally, tally_schemas
 
 OPERATORS_INDEX = "operators/index.md"
@@ -78,7 +78,7 @@ def badge(context: Context, differentiability: Differentiability) -> Markup:
 
 
 @pass_context
-def version_diffs(context: Context, op: Operator) -> dict:
+def version_diffs(context: Context, op: Operator) -> dict[int, VersionDiff]:
     return operator_diffs(op.versions, context["t"])
 
 
@@ -172,9 +172,9 @@ class SiteContent:
         return {spec.path: spec for spec in specs}
 
     @property
-    def domain_indexes(self) -> list[tuple[str, str]]:
-        """(domain, index page) of every domain, for the navigation."""
-        return [(d, domain_index(d)) for d in self.reference.domains]
+    def domain_indexes(self) -> list[str]:
+        """The index page of every domain, for the navigation."""
+        return [domain_index(d) for d in self.reference.domains]
 
     def render(self, path: str, lang: str) -> Rendered:
         key = (path, lang)
@@ -188,12 +188,9 @@ class SiteContent:
         return {
             **spec.context,
             "t": self.messages(lang),
-            "lang": lang,
-            "options": render.RenderOptions(lang=lang),
             "docs_base": docs_base(self.reference.onnx_version),
             "reference": self.reference,
             "site": self,
-            "page_path": spec.path,
             "link": lambda target: relative(spec.path, target),
             "counts": self.counts,
         }
@@ -204,8 +201,8 @@ class SiteContent:
     domain_index = staticmethod(domain_index)
     anchor = staticmethod(anchor)
 
-    def findings_of(self, schema: Schema | Operator) -> list[Finding]:
-        return self.findings_by_operator.get((schema.domain, schema.name), [])
+    def findings_of(self, op: Operator) -> list[Finding]:
+        return self.findings_by_operator.get((op.domain, op.name), [])
 
     def chart(self, t: dict[str, str]) -> coverage.Chart:
         return coverage.chart(

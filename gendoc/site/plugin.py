@@ -22,34 +22,28 @@ the section that holds ``operators/index.md``.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from gendoc.cache import fingerprint
-from gendoc.collect import collect
-from gendoc.errors import GendocError, UsageError
-from gendoc.model import Differentiability, Reference
-from gendoc.render import builtin_templates, load_messages
+from gendoc.errors import GendocError
+from gendoc.render import builtin_templates
+from gendoc.site.content import site_content
 from gendoc.site.fragments import Rendered
-from gendoc.site.markup import tag_key
-from gendoc.site.pages import (
-    AUDIT_PAGE,
-    COVERAGE_PAGE,
-    OPERATORS_INDEX,
-    SiteContent,
-    static_findings,
-)
+from gendoc.site.pages import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, SiteContent
+from gendoc.site.theme import THEME_BYTECODE, register_words
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
@@ -66,79 +60,22 @@ class GendocConfig(base.Config):
     """A folder of templates and catalogs searched before gendoc's own."""
 
 
-def _templates_key(templates: str | None) -> str:
-    folders = [builtin_templates(), *([Path(templates)] if templates else [])]
-    return fingerprint("site", [p for f in folders for p in f.rglob("*") if p.is_file()])
-
-
-def _only(reference: Reference, domains: tuple[str, ...]) -> Reference:
-    wanted = {"" if d == "ai.onnx" else d for d in domains}
-    missing = wanted - set(reference.domains)
-    if missing:
-        raise UsageError(f"no schemas in domain(s) {', '.join(sorted(missing))}")
-    return Reference(
-        reference.onnx_version, tuple(s for s in reference.schemas if s.domain in wanted)
-    )
-
-
-@lru_cache(maxsize=4)
-def _content(
-    schemas: tuple[str, ...], domains: tuple[str, ...], templates: str | None, key: str
-) -> SiteContent:
-    """Collect and audit once per process; ``key`` changes when a template does."""
-    reference = collect(schemas, with_examples=False)
-    if domains:
-        reference = _only(reference, domains)
-    return SiteContent(
-        reference, static_findings(reference), Path(templates) if templates else None
-    )
-
-
-def _register_words(lang: str, templates: str | None) -> None:
-    """Teach jieba the tag labels, so that search finds 不可微 as one word."""
-    try:
-        import jieba
-    except ImportError:  # without jieba, Material's search does not segment at all
-        return
-    t = load_messages(lang, Path(templates) if templates else None)
-    for tag in Differentiability:
-        jieba.add_word(t[tag_key(tag)])
-    jieba.add_word(t["statement_heading"])
-
-
-class _MemoryBytecodeCache(jinja2.BytecodeCache):
-    """Compiled templates kept in memory for the life of the process."""
-
-    def __init__(self) -> None:
-        self.store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if bucket.key in self.store:
-            bucket.bytecode_from_string(self.store[bucket.key])
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self.store[bucket.key] = bucket.bytecode_to_string()
-
-
-_THEME_BYTECODE = _MemoryBytecodeCache()
-
-
 class GendocPlugin(BasePlugin[GendocConfig]):
     supports_multiple_instances = False
+    content: SiteContent
+    rendered: dict[str, Rendered]
+    """The generated files of the language being built, by ``src_uri``."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        templates = self.config.templates
+        templates = Path(self.config.templates) if self.config.templates else None
         try:
-            self.content = _content(
-                tuple(self.config.schemas),
-                tuple(self.config.domains),
-                templates,
-                _templates_key(templates),
+            self.content = site_content(
+                tuple(self.config.schemas), tuple(self.config.domains), templates
             )
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         if "zh" in self.config.languages:
-            _register_words("zh", templates)
+            register_words(self.content.messages("zh"))
         return config
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -165,7 +102,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     @event_priority(-110)
     def _fill_files(self, files: Files, config: MkDocsConfig) -> Files:
-        self.rendered: dict[str, Rendered] = {}
+        self.rendered = {}
         for file in files:
             lang, _, path = file.src_uri.partition("/")
             if lang in self.config.languages and path in self.content.pages:
@@ -191,17 +128,19 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             page.content = rendered.fill(page.content, indexed=False)
         return context
 
-    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> None:
-        """Keep the theme's compiled templates for the other language and later builds.
+    def on_serve(
+        self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]
+    ) -> LiveReloadServer:
+        """``mkdocs serve`` rebuilds when a template or message catalog changes."""
+        server.watch(str(builtin_templates()))
+        if self.config.templates:
+            server.watch(self.config.templates)
+        return server
 
-        mkdocs makes a new Jinja environment for every build, and the i18n
-        plugin runs one build per language, so the theme's templates would
-        be compiled again for each language and on every ``mkdocs serve``
-        reload. Jinja compares the source's checksum, so an edited template
-        is compiled again.
-        """
+    def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> None:
+        """Keep the theme's compiled templates for the other language and later builds."""
         if env.bytecode_cache is None:
-            env.bytecode_cache = _THEME_BYTECODE
+            env.bytecode_cache = THEME_BYTECODE
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""
@@ -211,7 +150,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             return nav
         lang = index.file.src_uri.partition("/")[0]
         added = []
-        for _, path in self.content.domain_indexes:
+        for path in self.content.domain_indexes:
             file = files.get_file_from_path(f"{lang}/{path}")
             if file is not None and file.page is not None:
                 file.page.parent = section

@@ -1,0 +1,54 @@
+"""The site's content, collected, audited and rendered once per process.
+
+mkdocs loads the plugin anew for every build (``mkdocs serve`` reloads its
+configuration on every change, and the i18n plugin builds each language on
+its own), so what is costly to derive is kept here, at module level, under
+a key that changes when anything it depends on does: the schema modules,
+the domains, and the templates and message catalogs (by size and time of
+every file). The installed onnx cannot change within a process.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from gendoc.cache import fingerprint
+from gendoc.collect import collect
+from gendoc.errors import UsageError
+from gendoc.model import Reference
+from gendoc.render import builtin_templates
+from gendoc.site.pages import SiteContent, static_findings
+
+
+def only(reference: Reference, domains: tuple[str, ...]) -> Reference:
+    """The part of ``reference`` in ``domains`` (``ai.onnx`` names the default domain)."""
+    wanted = {"" if d == "ai.onnx" else d for d in domains}
+    missing = wanted - set(reference.domains)
+    if missing:
+        raise UsageError(f"no schemas in domain(s) {', '.join(sorted(missing))}")
+    return Reference(
+        reference.onnx_version, tuple(s for s in reference.schemas if s.domain in wanted)
+    )
+
+
+def templates_key(templates: Path | None) -> str:
+    folders = [builtin_templates(), *([templates] if templates else [])]
+    return fingerprint("site", [p for f in folders for p in f.rglob("*") if p.is_file()])
+
+
+@lru_cache(maxsize=4)
+def _load(
+    schemas: tuple[str, ...], domains: tuple[str, ...], templates: Path | None, key: str
+) -> SiteContent:
+    reference = collect(schemas, with_examples=False)
+    if domains:
+        reference = only(reference, domains)
+    return SiteContent(reference, static_findings(reference), templates)
+
+
+def site_content(
+    schemas: tuple[str, ...], domains: tuple[str, ...], templates: Path | None
+) -> SiteContent:
+    """The content for these options: the same object while nothing changes."""
+    return _load(schemas, domains, templates, templates_key(templates))
