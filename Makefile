@@ -34,15 +34,21 @@ lint: setup
 	$(BIN)/ruff check gendoc tests benchmarks
 	$(BIN)/ruff format --check gendoc tests benchmarks
 
-## browser-deps: Debian's chromium for the browser tests (installed when root, else explained)
+## browser-deps: Debian's chromium, and a CJK font so that Chinese pages render in it
+## (installed when root, else explained)
+BROWSER_PACKAGES := chromium fonts-noto-cjk
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 || test -x /usr/bin/chromium || { \
+	@missing=; for p in $(BROWSER_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	  else \
-	    echo "The browser tests need Chromium at /usr/bin/chromium: run 'sudo apt-get install chromium'." >&2; \
+	    echo "The browser tests need Debian packages:$$missing. Run: sudo apt-get install$$missing" >&2; \
 	    exit 1; \
-	  fi; }
+	  fi; \
+	fi
 
 ## test: lint, then every test (browser tests included); pytest's "no tests ran" (5) fails too
 test: setup browser-deps lint
