@@ -3,13 +3,15 @@
 Reading the example snippets out of onnx's test-case sources takes longer
 than everything else a build does. They change only when onnx is
 reinstalled, so they are cached under a key made of the onnx version and the
-path, size and modification time of every source file they come from. Any
-problem with the cache (read-only home, corrupt file) silently falls back to
-computing the value again: the cache can make a run faster, never different.
+path, size and modification time of every source file they come from.
+Compiled templates come next; Jinja checks their source's checksum itself.
+Any problem with the cache (read-only home, corrupt file) silently falls back
+to computing the value again: the cache can make a run faster, never different.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -17,6 +19,9 @@ import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+import jinja2
+from jinja2.bccache import Bucket
 
 
 def cache_dir() -> Path | None:
@@ -60,3 +65,21 @@ def cached_json(name: str, key: str, compute: Callable[[], Any]) -> Any:
         except OSError:
             pass
     return value
+
+
+class TemplateCache(jinja2.FileSystemBytecodeCache):
+    """Jinja's compiled templates on disk, as best-effort as the rest of this module."""
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            super().load_bytecode(bucket)
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        with contextlib.suppress(OSError):
+            os.makedirs(self.directory, exist_ok=True)
+            super().dump_bytecode(bucket)
+
+
+def template_cache() -> TemplateCache | None:
+    folder = cache_dir()
+    return TemplateCache(str(folder)) if folder else None

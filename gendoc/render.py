@@ -16,7 +16,7 @@ from pathlib import Path
 import jinja2
 
 from gendoc import onnx_format, views
-from gendoc.cache import cache_dir
+from gendoc.cache import template_cache
 from gendoc.errors import UsageError
 from gendoc.model import Reference
 from gendoc.stats import tally_schemas
@@ -93,10 +93,9 @@ def load_messages(lang: str, templates: Path | None = None) -> dict[str, str]:
 
 @cache
 def _environment(search_path: tuple[str, ...], style: str) -> jinja2.Environment:
-    folder = cache_dir()
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(list(search_path)),
-        bytecode_cache=jinja2.FileSystemBytecodeCache(str(folder)) if folder else None,
+        bytecode_cache=template_cache(),
         autoescape=False,  # the output is Markdown; schema text is escaped by filters
         trim_blocks=True,
         lstrip_blocks=True,

@@ -109,3 +109,15 @@ def test_unchanged_files_keep_their_mtime(tmp_path: Path) -> None:
     assert result.returncode == 0
     assert target.stat().st_mtime_ns == 1_000_000_000
     assert "wrote" not in result.stderr
+
+
+def test_an_unusable_cache_folder_changes_nothing(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    env = {"GENDOC_CACHE_DIR": str(blocker / "cache")}
+    result = run_gendoc("build", "--style", "onnx", "--out", str(tmp_path / "out"), env=env)
+    assert result.returncode == 0, result.stderr
+    fresh = run_gendoc("build", "--style", "onnx", "--out", str(tmp_path / "ref"))
+    assert fresh.returncode == 0, fresh.stderr
+    for name in DOCUMENTS:
+        assert (tmp_path / "out" / name).read_bytes() == (tmp_path / "ref" / name).read_bytes()
