@@ -25,7 +25,7 @@ docs: setup
 serve: setup
 	$(BIN)/mkdocs serve
 
-## check: are the documents in docs/ current for the installed onnx?
+## check: are the committed documents in docs/ current for the installed onnx?
 check: setup
 	$(BIN)/gendoc check --out $(DOCS_DIR) --lang en
 	$(BIN)/gendoc check --out $(DOCS_DIR)/zh --lang zh
