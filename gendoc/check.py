@@ -69,13 +69,6 @@ def describe_stale(path: Path, on_disk: bytes | None, expected: bytes, max_lines
     return [f"{path} is stale:", *diff[:2], *_bounded(diff[2:], max_lines)]
 
 
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-
-
 def check_documents(args: argparse.Namespace, documents: Mapping[str, str]) -> int:
     """``gendoc check``: 0 when every document on disk is current, 1 when any is stale."""
     if args.max_diff_lines < 0:
@@ -84,9 +77,9 @@ def check_documents(args: argparse.Namespace, documents: Mapping[str, str]) -> i
     if not stale:
         print(f"{len(documents)} documents in {args.out} are up to date")
         return 0
-    for name, expected in stale.items():
+    for name, (on_disk, expected) in stale.items():
         path = args.out / name
-        print("\n".join(describe_stale(path, _read(path), expected, args.max_diff_lines)))
+        print("\n".join(describe_stale(path, on_disk, expected, args.max_diff_lines)))
         print()
     verb = "is" if len(stale) == 1 else "are"
     print(

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import partial
 
-from gendoc.model import Attribute, Operator, Option, Parameter, Reference, Schema
+from gendoc.model import (
+    Attribute,
+    Operator,
+    Option,
+    Parameter,
+    Reference,
+    Schema,
+    domain_label,
+)
 from gendoc.snapshot import INSTALLED, load_reference
 
 FORMAT_VERSION = 1
@@ -350,10 +358,6 @@ class Side:
         return f"{self.source} (onnx {self.onnx_version})"
 
 
-def _domain_label(domain: str) -> str:
-    return domain or "ai.onnx"
-
-
 def _summary(changes: list[Change]) -> str:
     operators = {(c.domain, c.operator) for c in changes}
     tags = sum(c.is_tag_change for c in changes)
@@ -383,7 +387,7 @@ def _markdown_section(title: str, changes: list[Change]) -> Iterator[str]:
         if change.domain != domain:
             domain = change.domain
             yield ""
-            yield f"#### {_domain_label(domain)}"
+            yield f"#### {domain_label(domain)}"
             yield ""
         yield f"- {change.message(code_span)}"
     yield ""

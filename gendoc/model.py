@@ -9,10 +9,24 @@ two onnx releases.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from gendoc.errors import UsageError
+
 ML_DOMAIN = "ai.onnx.ml"
+DEFAULT_DOMAIN = "ai.onnx"
+"""How users name the default domain, which schemas spell as the empty string."""
+
+
+def domain_label(domain: str) -> str:
+    """The name a reader knows a domain by: the default one is ``ai.onnx``."""
+    return domain or DEFAULT_DOMAIN
+
+
+def domain_key(name: str) -> str:
+    """The domain as schemas spell it: ``ai.onnx`` (or ``""``) is the default one."""
+    return "" if name in ("", DEFAULT_DOMAIN) else name
 
 
 class Differentiability(enum.Enum):
@@ -174,6 +188,29 @@ class Reference:
         return next(
             (op for op in self.operators(domain) if op.name == name),
             None,
+        )
+
+    def scope(self, domains: Sequence[str] = (), ops: Sequence[str] = ()) -> Reference:
+        """The part in ``domains`` (all if empty) named in ``ops`` (all if empty).
+
+        A domain or operator that is not there is a usage error, naming it.
+        """
+        known = set(self.domains)
+        wanted = {domain_key(d) for d in domains} or known
+        unknown = sorted(wanted - known)
+        if unknown:
+            shown = ", ".join(domain_label(d) for d in sorted(known))
+            raise UsageError(f"unknown domain {domain_label(unknown[0])!r} (known: {shown})")
+        in_domains = [s for s in self.schemas if s.domain in wanted]
+        names = set(ops)
+        missing = sorted(names - {s.name for s in in_domains})
+        if missing:
+            raise UsageError(f"no operator {missing[0]!r} in the selected domains")
+        return Reference(
+            onnx_version=self.onnx_version,
+            schemas=tuple(s for s in in_domains if not names or s.name in names),
+            examples=self.examples,
+            samples=self.samples,
         )
 
     def select(self, *, ml: bool) -> Reference:

@@ -28,19 +28,28 @@ UNDEFINED_MODES = ("tag", "statement")
 
 @dataclass(frozen=True)
 class Document:
-    """One output file: its name, template, and which part of the model it shows."""
+    """One output file: its name, which part of the model it shows, and how.
+
+    ``kind`` is ``Operators`` (one entry per operator, newest version first)
+    or ``Changelog`` (every version, by operator set version); it names the
+    template and the view the template iterates over.
+    """
 
     filename: str
-    template: str
+    kind: str
     ml: bool
     changelog: str
 
+    @property
+    def template(self) -> str:
+        return f"{self.kind}.md.j2"
+
 
 DOCUMENTS = (
-    Document("Operators.md", "Operators.md.j2", ml=False, changelog="Changelog.md"),
-    Document("Changelog.md", "Changelog.md.j2", ml=False, changelog="Changelog.md"),
-    Document("Operators-ml.md", "Operators.md.j2", ml=True, changelog="Changelog-ml.md"),
-    Document("Changelog-ml.md", "Changelog.md.j2", ml=True, changelog="Changelog-ml.md"),
+    Document("Operators.md", "Operators", ml=False, changelog="Changelog.md"),
+    Document("Changelog.md", "Changelog", ml=False, changelog="Changelog.md"),
+    Document("Operators-ml.md", "Operators", ml=True, changelog="Changelog-ml.md"),
+    Document("Changelog-ml.md", "Changelog", ml=True, changelog="Changelog-ml.md"),
 )
 
 
@@ -127,19 +136,17 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
         "samples": part.samples,
         "options": options,
     }
-    if options.style == "onnx":
-        context["operators"] = views.onnx_operator_index(part)
+    if document.kind == "Changelog":
         context["changelog"] = views.changelog_index(part)
-        context["title"] = (
-            "Operator Schemas"
-            if document.template.startswith("Operators")
-            else "Operator Changelog"
-        )
+    elif options.style == "onnx":
+        context["operators"] = views.onnx_operator_index(part)
+    else:
+        context["operators"] = views.operator_index(part)
+    if options.style == "onnx":
+        context["title"] = f"Operator {'Schemas' if document.kind == 'Operators' else 'Changelog'}"
     else:
         from gendoc.gendoc_format import docs_base
 
-        context["operators"] = views.operator_index(part)
-        context["changelog"] = views.changelog_index(part)
         context["t"] = load_messages(options.lang, options.templates)
         context["docs_base"] = docs_base(reference.onnx_version)
         context["counts"] = tally_schemas(part.schemas)

@@ -25,20 +25,25 @@ def _encode(text: str) -> bytes:
     return text.encode("utf-8")
 
 
-def changed_documents(out_dir: Path, documents: Mapping[str, str]) -> dict[str, bytes]:
-    """The documents whose bytes differ from what is on disk (missing counts)."""
+def changed_documents(
+    out_dir: Path, documents: Mapping[str, str]
+) -> dict[str, tuple[bytes | None, bytes]]:
+    """The documents whose bytes differ from what is on disk, as (on disk, new).
+
+    A missing file counts as changed, with ``None`` for what is on disk.
+    """
     changed = {}
     for name, text in sorted(documents.items()):
         data = _encode(text)
         target = out_dir / name
         try:
-            if target.read_bytes() == data:
-                continue
+            old: bytes | None = target.read_bytes()
         except FileNotFoundError:
-            pass
+            old = None
         except OSError as exc:
             raise WriteError(f"cannot read {target}: {exc.strerror or exc}") from exc
-        changed[name] = data
+        if old != data:
+            changed[name] = (old, data)
     return changed
 
 
@@ -63,7 +68,7 @@ def write_documents(out_dir: Path, documents: Mapping[str, str]) -> list[Path]:
     changed = changed_documents(out_dir, documents)
     staged: list[tuple[Path, Path]] = []
     try:
-        for name, data in changed.items():
+        for name, (_, data) in changed.items():
             fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp")
             staged.append((Path(tmp), out_dir / name))
             os.chmod(tmp, _file_mode(out_dir / name))

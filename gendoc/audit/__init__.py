@@ -29,7 +29,7 @@ max_seconds=None, jobs=0, progress=False, cases=None, settings=DEFAULT_SETTINGS)
     a script that passes ``jobs`` other than 1 needs the usual
     ``if __name__ == "__main__":`` guard.
 
-``select_scope(reference, domains, ops)``, ``default_cases(scope)``
+``Reference.scope(domains, ops)``, ``default_cases(scope)``
     The scope filter and the default numeric cases (onnx's backend test
     cases, collected once per process, when the scope has an onnx domain).
     A ``--schemas`` module may define ``audit_cases()`` returning
@@ -79,33 +79,7 @@ __all__ = [
     "Severity",
     "audit_reference",
     "default_cases",
-    "select_scope",
 ]
-
-
-def _domain(name: str) -> str:
-    return "" if name in ("", "ai.onnx") else name
-
-
-def select_scope(
-    reference: Reference, domains: Sequence[str] = (), ops: Sequence[str] = ()
-) -> Reference:
-    """The part of ``reference`` in ``domains`` (all if empty) named in ``ops`` (all if empty)."""
-    known = set(reference.domains)
-    wanted = {_domain(d) for d in domains} or known
-    unknown = sorted(wanted - known)
-    if unknown:
-        shown = ", ".join(d or "ai.onnx" for d in sorted(known))
-        raise UsageError(f"unknown domain {unknown[0] or 'ai.onnx'!r} (known: {shown})")
-    in_domains = [s for s in reference.schemas if s.domain in wanted]
-    names = set(ops)
-    missing = sorted(names - {s.name for s in in_domains})
-    if missing:
-        raise UsageError(f"no operator {missing[0]!r} in the selected domains")
-    return Reference(
-        onnx_version=reference.onnx_version,
-        schemas=tuple(s for s in in_domains if not names or s.name in names),
-    )
 
 
 def default_cases(scope: Reference, *, progress: bool = False) -> tuple[NumericCase, ...]:
@@ -147,7 +121,7 @@ def audit_reference(
         raise UsageError(f"--max-seconds must be positive, not {max_seconds:g}")
     deadline = None if max_seconds is None else time.time() + max_seconds
     workers = _workers(jobs)
-    scope = select_scope(reference, domains, ops)
+    scope = reference.scope(domains, ops)
     findings = lint_reference(scope)
     result = None
     if numeric:

@@ -28,7 +28,7 @@ import onnx
 
 from gendoc.audit.lints import allowed_types, element_types
 from gendoc.audit.numeric import CaseJob, OperatorJob, ProbeSettings, to_value, value_kind
-from gendoc.model import Operator, Option, Parameter, Reference, Schema
+from gendoc.model import Operator, Option, Parameter, Reference, Schema, domain_key
 
 CASES_HOOK = "audit_cases"
 
@@ -225,7 +225,7 @@ def plan_jobs(
         if len(model.graph.node) != 1:
             continue
         node = model.graph.node[0]
-        domain = "" if node.domain == "ai.onnx" else node.domain
+        domain = domain_key(node.domain)
         operator = operators.get((domain, node.op_type))
         if operator is None:
             continue

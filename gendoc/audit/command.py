@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gendoc.audit import audit_reference, default_cases, select_scope
+from gendoc.audit import audit_reference, default_cases
 from gendoc.audit.cases import module_cases
 from gendoc.audit.report import FORMATTERS
 from gendoc.collect import collect
@@ -19,7 +19,7 @@ def run(args: argparse.Namespace) -> int:
     if args.numeric:
         extra = module_cases(args.schemas)
         if extra:
-            scope = select_scope(reference, args.domain, args.op)
+            scope = reference.scope(args.domain, args.op)
             cases = [*extra, *default_cases(scope, progress=progress)]
     report = audit_reference(
         reference,

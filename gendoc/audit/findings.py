@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-DEFAULT_DOMAIN_LABEL = "ai.onnx"
+from gendoc.model import domain_label
 
 
 class Severity(enum.StrEnum):
@@ -98,11 +98,6 @@ RULES: dict[str, Rule] = {
         ),
     )
 }
-
-
-def domain_label(domain: str) -> str:
-    """The name a reader knows the default domain by."""
-    return domain or DEFAULT_DOMAIN_LABEL
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,9 @@ import json
 from dataclasses import dataclass, field
 
 from gendoc.audit.evidence import NumericResult
-from gendoc.audit.findings import RULES, Finding, Severity, domain_label
+from gendoc.audit.findings import RULES, Finding, Severity
 from gendoc.audit.numeric import EVIDENCE_NOTE
+from gendoc.model import domain_label
 
 FAIL_ON = ("error", "warning", "never")
 

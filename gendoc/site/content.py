@@ -15,21 +15,8 @@ from pathlib import Path
 
 from gendoc.cache import fingerprint
 from gendoc.collect import collect
-from gendoc.errors import UsageError
-from gendoc.model import Reference
 from gendoc.render import builtin_templates
 from gendoc.site.pages import SiteContent, static_findings
-
-
-def only(reference: Reference, domains: tuple[str, ...]) -> Reference:
-    """The part of ``reference`` in ``domains`` (``ai.onnx`` names the default domain)."""
-    wanted = {"" if d == "ai.onnx" else d for d in domains}
-    missing = wanted - set(reference.domains)
-    if missing:
-        raise UsageError(f"no schemas in domain(s) {', '.join(sorted(missing))}")
-    return Reference(
-        reference.onnx_version, tuple(s for s in reference.schemas if s.domain in wanted)
-    )
 
 
 def templates_key(templates: Path | None) -> str:
@@ -42,8 +29,7 @@ def _load(
     schemas: tuple[str, ...], domains: tuple[str, ...], templates: Path | None, key: str
 ) -> SiteContent:
     reference = collect(schemas, with_examples=False)
-    if domains:
-        reference = only(reference, domains)
+    reference = reference.scope(domains)
     return SiteContent(reference, static_findings(reference), templates)
 
 

@@ -29,7 +29,7 @@ from markupsafe import Markup
 from gendoc import render
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.gendoc_format import docs_base
-from gendoc.model import Differentiability, Operator, Reference
+from gendoc.model import Differentiability, Operator, Reference, domain_label
 from gendoc.site import coverage
 from gendoc.site.fragments import Rendered, cut
 from gendoc.site.markup import file_slug, heading_id, md_escape, page_title, tag_badge
@@ -44,7 +44,7 @@ STATIC_RULES = [rule for rule in RULES.values() if not rule.numeric]
 
 
 def domain_dir(domain: str) -> str:
-    return file_slug(domain or "ai.onnx")
+    return file_slug(domain_label(domain))
 
 
 def domain_index(domain: str) -> str:
