@@ -8,6 +8,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+import yaml
 
 from gendoc.check import describe_stale, fix_command
 from gendoc.cli import build_parser, main
@@ -217,7 +218,7 @@ def _gendoc_commands(script: str, env: dict[str, str]) -> list[list[str]]:
 
 
 def test_example_workflow_checks_and_diffs_without_secrets() -> None:
-    yaml = pytest.importorskip("yaml")
+
     text = (ROOT / "examples" / "docs-check.yml").read_text(encoding="utf-8")
     workflow = yaml.safe_load(text)
     assert "pull_request" in workflow[True]  # YAML 1.1 reads the key `on` as true
@@ -237,7 +238,7 @@ def test_example_workflow_checks_and_diffs_without_secrets() -> None:
 
 
 def test_pre_commit_hooks_run_gendoc_on_the_whole_reference() -> None:
-    yaml = pytest.importorskip("yaml")
+
     hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert set(hooks) == {"gendoc-check", "gendoc-build"}
     for hook_id, command in (("gendoc-check", "check"), ("gendoc-build", "build")):
