@@ -35,6 +35,7 @@ from gendoc.model import (
     Schema,
     domain_label,
 )
+from gendoc.pairing import Pairing, pair_versions
 from gendoc.snapshot import INSTALLED, load_reference
 
 FORMAT_VERSION = 1
@@ -187,37 +188,15 @@ def _describe_attribute(attr: Attribute) -> str:
     return f"{attr.type}, default {attr.default}"
 
 
-def _match_parameters(
-    old: tuple[Parameter, ...], new: tuple[Parameter, ...]
-) -> tuple[list[tuple[Parameter, Parameter]], list[tuple[Parameter, Parameter]]]:
-    """Pair parameters by name, then pair leftovers at the same position as renames.
-
-    A leftover pair counts as a rename only when type and option agree;
-    anything less alike is reported as one removed and one added.
-    """
-    new_by_name = {p.name: p for p in new}
-    old_names = {p.name for p in old}
-    same = [(p, new_by_name[p.name]) for p in old if p.name in new_by_name]
-    renamed = [
-        (o, n)
-        for o, n in zip(old, new, strict=False)
-        if o.name not in new_by_name
-        and n.name not in old_names
-        and (o.type_str, o.option) == (n.type_str, n.option)
-    ]
-    return same, renamed
-
-
-def _compare_parameters(
-    part: str, old: tuple[Parameter, ...], new: tuple[Parameter, ...], emit: Callable[..., Change]
-) -> Iterator[Change]:
-    same, renamed = _match_parameters(old, new)
-    kept = {o.name for o, _ in same}
-    for o, n in renamed:
-        yield emit(Kind.PARAMETER_RENAMED, part=part, name=n.name, old=o.name, new=n.name)
-    position = {p.name: i for i, p in enumerate(new)}
-    for o, n in sorted(same + renamed, key=lambda pair: position[pair[1].name]):
-        if o.differentiability != n.differentiability:
+def _compare_parameters(pairing: Pairing, emit: Callable[..., Change]) -> Iterator[Change]:
+    part = pairing.part
+    for pair in pairing.pairs:
+        if pair.renamed:
+            old_name, new_name = pair.old.name, pair.new.name
+            yield emit(Kind.PARAMETER_RENAMED, part=part, name=new_name, old=old_name, new=new_name)
+    for pair in pairing.pairs:
+        o, n = pair.old, pair.new
+        if pair.tag_changed:
             yield emit(
                 Kind.TAG_CHANGED,
                 part=part,
@@ -233,20 +212,15 @@ def _compare_parameters(
             yield emit(
                 Kind.PARAMETER_TYPE_CHANGED, part=part, name=n.name, old=o.type_str, new=n.type_str
             )
-    old_order = [p.name for p in old if p.name in kept]
-    new_order = [p.name for p in new if p.name in kept]
-    if old_order != new_order:
+    if pairing.reordered is not None:
+        old_order, new_order = pairing.reordered
         yield emit(
             Kind.PARAMETERS_REORDERED, part=part, old=", ".join(old_order), new=", ".join(new_order)
         )
-    renamed_old = {o.name for o, _ in renamed}
-    renamed_new = {n.name for _, n in renamed}
-    for p in old:
-        if p.name not in kept and p.name not in renamed_old:
-            yield emit(Kind.PARAMETER_REMOVED, part=part, name=p.name)
-    for p in new:
-        if p.name not in kept and p.name not in renamed_new:
-            yield emit(Kind.PARAMETER_ADDED, part=part, name=p.name, new=_describe_parameter(p))
+    for p in pairing.removed:
+        yield emit(Kind.PARAMETER_REMOVED, part=part, name=p.name)
+    for p in pairing.added:
+        yield emit(Kind.PARAMETER_ADDED, part=part, name=p.name, new=_describe_parameter(p))
 
 
 def _compare_attributes(
@@ -305,8 +279,8 @@ def compare_schemas(old: Schema, new: Schema) -> list[Change]:
     changes = []
     if old.deprecated != new.deprecated:
         changes.append(emit(Kind.DEPRECATED if new.deprecated else Kind.UNDEPRECATED))
-    changes += _compare_parameters("input", old.inputs, new.inputs, emit)
-    changes += _compare_parameters("output", old.outputs, new.outputs, emit)
+    for pairing in pair_versions(old, new):
+        changes += _compare_parameters(pairing, emit)
     changes += _compare_attributes(old.attributes, new.attributes, emit)
     changes += _compare_type_constraints(old, new, emit)
     return changes

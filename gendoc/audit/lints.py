@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from gendoc.audit.findings import Finding, make_finding, parameter_label
 from gendoc.model import Differentiability, Operator, Parameter, Reference, Schema
+from gendoc.pairing import pair_versions
 
 _WRAPPERS = frozenset({"tensor", "seq", "sequence", "optional", "map", "sparse_tensor"})
 _ATOM = re.compile(r"[a-z][a-z0-9_]*")
@@ -141,12 +142,10 @@ def _consecutive(op: Operator) -> Iterator[tuple[Schema, Schema]]:
 
 
 def _matching(before: Schema, after: Schema) -> Iterator[tuple[str, Parameter, Parameter]]:
-    """Parameters of two versions that share kind and name."""
-    for kind in ("inputs", "outputs"):
-        old = {p.name: p for p in getattr(before, kind)}
-        for param in getattr(after, kind):
-            if param.name in old:
-                yield kind[:-1], old[param.name], param
+    """Parameters of two versions that are the same parameter (see :mod:`gendoc.pairing`)."""
+    for pairing in pair_versions(before, after):
+        for pair in pairing.pairs:
+            yield pair.part, pair.old, pair.new
 
 
 def check_tag_flip(op: Operator) -> Iterator[Finding]:

@@ -16,7 +16,8 @@ import inspect
 from dataclasses import dataclass
 from itertools import pairwise
 
-from gendoc.model import Differentiability, Option, Parameter, Schema
+from gendoc.model import Option, Parameter, Schema
+from gendoc.pairing import TagChange, tag_changes
 from gendoc.site.markup import tag_key
 
 CONTEXT = 3
@@ -37,16 +38,6 @@ class DiffLine:
     kind: str
     text: str
     tag_change: bool = False
-
-
-@dataclass(frozen=True)
-class TagChange:
-    """A parameter whose tag differs between two consecutive versions."""
-
-    kind: str
-    name: str
-    old: Differentiability
-    new: Differentiability
 
 
 @dataclass(frozen=True)
@@ -95,25 +86,10 @@ def version_lines(schema: Schema, t: dict[str, str]) -> list[Line]:
     return lines
 
 
-def tag_changes(old: Schema, new: Schema) -> list[TagChange]:
-    """Parameters present in both versions (same kind and name) whose tag differs."""
-    changes = []
-    for kind, old_params, new_params in (
-        ("input", old.inputs, new.inputs),
-        ("output", old.outputs, new.outputs),
-    ):
-        before = {p.name: p.differentiability for p in old_params}
-        for param in new_params:
-            previous = before.get(param.name)
-            if previous is not None and previous is not param.differentiability:
-                changes.append(TagChange(kind, param.name, previous, param.differentiability))
-    return changes
-
-
 def diff_versions(old: Schema, new: Schema, t: dict[str, str]) -> VersionDiff:
     """The unified diff of two versions, with context, tag changes flagged."""
-    changes = tag_changes(old, new)
-    changed = {(c.kind, c.name) for c in changes}
+    changes = list(tag_changes(old, new))
+    changed = {(c.part, name) for c in changes for name in (c.name, c.old_name)}
     a, b = version_lines(old, t), version_lines(new, t)
     matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], False)
     out: list[DiffLine] = []
