@@ -8,21 +8,20 @@ any message catalog) can be overridden by a file of the same name.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
-from gendoc import onnx_format, views
 from gendoc.cache import template_cache
+from gendoc.display import Display
 from gendoc.errors import UsageError
+from gendoc.i18n import LANGUAGES, translations
 from gendoc.model import Reference
-from gendoc.stats import tally_schemas
+from gendoc.resources import templates_root
+from gendoc.styles import STYLES
 
-STYLES = ("gendoc", "onnx")
-LANGUAGES = ("en", "zh")
 UNDEFINED_MODES = ("tag", "statement")
 
 
@@ -62,7 +61,7 @@ class RenderOptions:
 
     def __post_init__(self) -> None:
         for value, allowed, what in (
-            (self.style, STYLES, "style"),
+            (self.style, tuple(STYLES), "style"),
             (self.lang, LANGUAGES, "language"),
             (self.undefined, UNDEFINED_MODES, "undefined mode"),
         ):
@@ -72,62 +71,52 @@ class RenderOptions:
             raise UsageError(f"templates folder not found: {self.templates}")
 
 
-def builtin_templates() -> Path:
-    """The templates shipped with gendoc: inside the wheel, or the source tree."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "templates", here.parent / "templates"):
-        if candidate.is_dir():
-            return candidate
-    raise UsageError("gendoc's own templates are missing from this installation")
-
-
-def _search_path(options: RenderOptions) -> list[str]:
-    folders = [builtin_templates()]
-    if options.templates is not None:
-        folders.insert(0, options.templates)
-    return [str(f) for f in folders]
-
-
-def load_messages(lang: str, templates: Path | None = None) -> dict[str, str]:
-    """The message catalog of one language: every label gendoc writes itself."""
-    folders = [templates] if templates is not None else []
-    folders.append(builtin_templates())
-    for folder in folders:
-        path = folder / "i18n" / f"{lang}.toml"
-        if path.is_file():
-            with path.open("rb") as f:
-                return tomllib.load(f)
-    raise UsageError(f"no message catalog for language {lang!r}")
+def search_path(templates: Path | None) -> tuple[str, ...]:
+    """The user's template folder first, then gendoc's own."""
+    folders = [templates_root()]
+    if templates is not None:
+        folders.insert(0, templates)
+    return tuple(str(f) for f in folders)
 
 
 @cache
-def _environment(search_path: tuple[str, ...], style: str) -> jinja2.Environment:
+def _environment(
+    folders: tuple[str, ...], style: str, lang: str, hide_undefined: bool, onnx_version: str
+) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(list(search_path)),
+        loader=jinja2.FileSystemLoader(list(folders)),
         bytecode_cache=template_cache(),
-        autoescape=False,  # the output is Markdown; schema text is escaped by filters
+        autoescape=False,  # the output is Markdown; schema strings are escaped by filters
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
+        extensions=["jinja2.ext.i18n"],
     )
-    env.filters.update(onnx_format.FILTERS)
-    if style == "gendoc":
-        # imported here: markdown-it-py is not needed to reproduce onnx's layout
-        from gendoc import gendoc_format
-
-        env.filters.update(gendoc_format.FILTERS)
+    user = Path(folders[0]) if len(folders) > 1 else None
+    labels = translations(lang if STYLES[style].translated else "en", user)
+    env.install_gettext_translations(labels, newstyle=True)
+    display = Display(labels, onnx_version, hide_undefined=hide_undefined)
+    env.filters.update(STYLES[style].filters(display))
     return env
 
 
-def environment(options: RenderOptions) -> jinja2.Environment:
-    return _environment(tuple(_search_path(options)), options.style)
+def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Environment:
+    """The Jinja environment of a style and language, made once per process."""
+    return _environment(
+        search_path(options.templates),
+        options.style,
+        options.lang,
+        options.undefined == "statement",
+        onnx_version,
+    )
 
 
 def render_document(reference: Reference, document: Document, options: RenderOptions) -> str:
     """Render one of the four documents of a reference."""
     part = reference.select(ml=document.ml)
-    template = environment(options).get_template(f"{options.style}/{document.template}")
+    env = environment(options, reference.onnx_version)
+    template = env.get_template(f"{options.style}/{document.template}")
     context = {
         "reference": part,
         "changelog_file": document.changelog,
@@ -135,21 +124,8 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
         "examples": part.examples,
         "samples": part.samples,
         "options": options,
+        **STYLES[options.style].context(part, document.kind),
     }
-    if document.kind == "Changelog":
-        context["changelog"] = views.changelog_index(part)
-    elif options.style == "onnx":
-        context["operators"] = views.onnx_operator_index(part)
-    else:
-        context["operators"] = views.operator_index(part)
-    if options.style == "onnx":
-        context["title"] = f"Operator {'Schemas' if document.kind == 'Operators' else 'Changelog'}"
-    else:
-        from gendoc.gendoc_format import docs_base
-
-        context["t"] = load_messages(options.lang, options.templates)
-        context["docs_base"] = docs_base(reference.onnx_version)
-        context["counts"] = tally_schemas(part.schemas)
     return template.render(context)
 
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 from gendoc.cache import fingerprint
 from gendoc.collect import collect
-from gendoc.render import builtin_templates
+from gendoc.resources import templates_root
 from gendoc.site.pages import SiteContent, static_findings
 
 
 def templates_key(templates: Path | None) -> str:
-    folders = [builtin_templates(), *([templates] if templates else [])]
+    folders = [templates_root(), *([templates] if templates else [])]
     return fingerprint("site", [p for f in folders for p in f.rglob("*") if p.is_file()])
 
 

@@ -10,9 +10,10 @@ are the same bytes for the same onnx.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
+from gendoc.display import Display
+from gendoc.i18n import N_
 from gendoc.model import Differentiability, Operator, Reference, Schema
 from gendoc.stats import Tally, tally_schemas
 
@@ -152,20 +153,18 @@ def _segments(counts: Tally) -> tuple[Segment, ...]:
     return tuple(segments)
 
 
-def chart(
-    domains: list[DomainCoverage], domain_name: Callable[[str], str], opset_label: str
-) -> Chart:
-    """Lay out the chart; ``domain_name(domain)`` and ``opset_label`` come from the catalog.
+def chart(domains: list[DomainCoverage], display: Display) -> Chart:
+    """Lay out the chart, its labels in the language of ``display``.
 
     Coordinates are formatted with two decimals here so the SVG text is
     stable whatever the float formatting of the platform.
     """
     rows, y = [], TOP
     for d in domains:
-        rows.append(Row(y, domain_name(d.domain), heading=True))
+        rows.append(Row(y, display.domain(d.domain), heading=True))
         y += ROW_HEIGHT + ROW_GAP
         for o in d.opsets:
-            label = opset_label.format(version=o.version)
+            label = display.gettext(N_("opset %(version)s")) % {"version": o.version}
             rows.append(
                 Row(y, label, False, _segments(o.counts), o.counts.percent(o.counts.undefined))
             )

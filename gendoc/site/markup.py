@@ -3,7 +3,7 @@
 The generated pages mix Markdown (headings, tables, links, which mkdocs
 checks) with raw HTML blocks (schema bodies, diffs), and a name taken from
 a schema may land in either. Jinja's autoescape covers the HTML; names in
-Markdown also go through :func:`md_escape`, so that no bracket, backtick or
+Markdown also go through :func:`gendoc.display.md_escape`, so that no bracket, backtick or
 angle bracket in a registered schema can become a link, code span or tag.
 """
 
@@ -17,24 +17,8 @@ from markupsafe import Markup, escape
 
 from gendoc.model import Differentiability
 
-# The characters that can open Markdown or HTML syntax inside a line (links,
-# emphasis, code, tags, entities, table cells, attribute lists). They are
-# written as numeric character references, which Markdown leaves alone and
-# a browser shows as the character itself. Names never start a line, so the
-# list markers (``-``, ``+``, ``1.``) need no escaping.
-_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"']")
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
-
-
-def md_escape(text: object) -> Markup:
-    """``text`` as literal inline Markdown, safe inside HTML as well.
-
-    Markup (already escaped, or written by gendoc) is returned unchanged.
-    """
-    if isinstance(text, Markup):
-        return text
-    return Markup(_MARKDOWN_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", str(text)))
 
 
 def page_title(name: object) -> Markup:
@@ -53,16 +37,9 @@ def heading_id(value: str) -> Markup:
     return Markup(f"{{#{value}}}")
 
 
-def tag_key(differentiability: Differentiability) -> str:
-    """The message catalog key of a tag's label, e.g. ``tag_non_differentiable``."""
-    return "tag_" + differentiability.value.replace("-", "_")
-
-
-def tag_badge(differentiability: Differentiability, t: dict[str, str]) -> Markup:
+def tag_badge(differentiability: Differentiability, label: str) -> Markup:
     """A tag as a coloured badge; the class carries the language-neutral value."""
-    return Markup('<span class="gd-tag gd-tag-{}">{}</span>').format(
-        differentiability.value, t[tag_key(differentiability)]
-    )
+    return Markup('<span class="gd-tag gd-tag-{}">{}</span>').format(differentiability.value, label)
 
 
 def file_slug(name: str) -> str:

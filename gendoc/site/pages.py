@@ -22,18 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-from jinja2 import pass_context
-from jinja2.runtime import Context
-from markupsafe import Markup
 
 from gendoc import render
 from gendoc.audit import RULES, Finding, audit_reference
-from gendoc.gendoc_format import docs_base
-from gendoc.model import Differentiability, Operator, Reference, domain_label
+from gendoc.display import Display
+from gendoc.i18n import translations
+from gendoc.model import Operator, Reference, domain_label
 from gendoc.site import coverage
 from gendoc.site.fragments import Rendered, cut
-from gendoc.site.markup import file_slug, heading_id, md_escape, page_title, tag_badge
-from gendoc.site.versions_diff import VersionDiff, operator_diffs
+from gendoc.site.markup import file_slug, heading_id, page_title, tag_badge
+from gendoc.site.versions_diff import operator_diffs
 from gendoc.stats import Tally, tally_schemas
 
 OPERATORS_INDEX = "operators/index.md"
@@ -65,38 +63,18 @@ def relative(source: str, target: str) -> str:
     return posixpath.relpath(target, posixpath.dirname(source) or ".")
 
 
-def tr(template: str, **values: Any) -> Markup:
-    """A catalog string with values filled in; string values are escaped for Markdown."""
-    return Markup(template).format(
-        **{k: md_escape(v) if isinstance(v, str) else v for k, v in values.items()}
-    )
-
-
-@pass_context
-def badge(context: Context, differentiability: Differentiability) -> Markup:
-    return tag_badge(differentiability, context["t"])
-
-
-@pass_context
-def version_diffs(context: Context, op: Operator) -> dict[int, VersionDiff]:
-    return operator_diffs(op.versions, context["t"])
-
-
-SITE_FILTERS = {
-    "md": md_escape,
-    "heading_id": heading_id,
-    "page_title": page_title,
-    "tr": tr,
-    "badge": badge,
-    "version_diffs": version_diffs,
-}
-
-
-def environment(templates: Path | None) -> jinja2.Environment:
-    """``gendoc.render``'s environment, overlaid with autoescape and the site's filters."""
-    base = render.environment(render.RenderOptions(templates=templates))
+def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.Environment:
+    """``gendoc.render``'s environment of a language, with autoescape and the site's filters."""
+    base = render.environment(render.RenderOptions(lang=lang, templates=templates), onnx_version)
     env = base.overlay(autoescape=True)
-    env.filters = {**base.filters, **SITE_FILTERS}
+    display = Display(translations(lang, templates), onnx_version)
+    env.filters = {
+        **base.filters,
+        "heading_id": heading_id,
+        "page_title": page_title,
+        "badge": lambda tag: tag_badge(tag, display.tag(tag)),
+        "version_diffs": lambda op: operator_diffs(op.versions, display),
+    }
     return env
 
 
@@ -122,11 +100,12 @@ class SiteContent:
     findings: Sequence[Finding]
     templates: Path | None = None
     _rendered: dict[tuple[str, str], Rendered] = field(default_factory=dict, repr=False)
-    _messages: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
+    _envs: dict[str, jinja2.Environment] = field(default_factory=dict, repr=False)
 
-    @cached_property
-    def env(self) -> jinja2.Environment:
-        return environment(self.templates)
+    def env(self, lang: str) -> jinja2.Environment:
+        if lang not in self._envs:
+            self._envs[lang] = environment(self.templates, lang, self.reference.onnx_version)
+        return self._envs[lang]
 
     @cached_property
     def findings_by_operator(self) -> dict[tuple[str, str], list[Finding]]:
@@ -138,11 +117,6 @@ class SiteContent:
     @cached_property
     def counts(self) -> Tally:
         return tally_schemas(self.reference.schemas)
-
-    def messages(self, lang: str) -> dict[str, str]:
-        if lang not in self._messages:
-            self._messages[lang] = render.load_messages(lang, self.templates)
-        return self._messages[lang]
 
     @cached_property
     def coverage(self) -> list[coverage.DomainCoverage]:
@@ -180,19 +154,18 @@ class SiteContent:
         key = (path, lang)
         if key not in self._rendered:
             spec = self.pages[path]
-            template = self.env.get_template(spec.template)
+            template = self.env(lang).get_template(spec.template)
             self._rendered[key] = cut(template.render(self._context(spec, lang)))
         return self._rendered[key]
 
     def _context(self, spec: PageSpec, lang: str) -> dict[str, Any]:
         return {
             **spec.context,
-            "t": self.messages(lang),
-            "docs_base": docs_base(self.reference.onnx_version),
             "reference": self.reference,
             "site": self,
             "link": lambda target: relative(spec.path, target),
             "counts": self.counts,
+            "lang": lang,
         }
 
     # Helpers the templates call through ``site``.
@@ -204,9 +177,8 @@ class SiteContent:
     def findings_of(self, op: Operator) -> list[Finding]:
         return self.findings_by_operator.get((op.domain, op.name), [])
 
-    def chart(self, t: dict[str, str]) -> coverage.Chart:
-        return coverage.chart(
-            self.coverage,
-            lambda d: d or t["domain_default"],
-            t["site_opset_label"],
-        )
+    def display(self, lang: str) -> Display:
+        return Display(translations(lang, self.templates), self.reference.onnx_version)
+
+    def chart(self, lang: str) -> coverage.Chart:
+        return coverage.chart(self.coverage, self.display(lang))

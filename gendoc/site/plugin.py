@@ -39,7 +39,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
 from gendoc.errors import GendocError
-from gendoc.render import builtin_templates
+from gendoc.resources import templates_root
 from gendoc.site.content import site_content
 from gendoc.site.fragments import Rendered
 from gendoc.site.pages import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, SiteContent
@@ -75,7 +75,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         if "zh" in self.config.languages:
-            register_words(self.content.messages("zh"))
+            register_words(self.content.display("zh"))
         return config
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
@@ -132,7 +132,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]
     ) -> LiveReloadServer:
         """``mkdocs serve`` rebuilds when a template or message catalog changes."""
-        server.watch(str(builtin_templates()))
+        server.watch(str(templates_root()))
         if self.config.templates:
             server.watch(self.config.templates)
         return server

@@ -16,8 +16,8 @@ from __future__ import annotations
 import jinja2
 from jinja2.bccache import Bucket
 
+from gendoc.display import Display
 from gendoc.model import Differentiability
-from gendoc.site.markup import tag_key
 
 
 class MemoryBytecodeCache(jinja2.BytecodeCache):
@@ -37,12 +37,12 @@ class MemoryBytecodeCache(jinja2.BytecodeCache):
 THEME_BYTECODE = MemoryBytecodeCache()
 
 
-def register_words(t: dict[str, str]) -> None:
+def register_words(display: Display) -> None:
     """Add the tag labels and the word for differentiability to jieba's dictionary."""
     try:
         import jieba
     except ImportError:  # without jieba, Material's search does not segment at all
         return
     for tag in Differentiability:
-        jieba.add_word(t[tag_key(tag)])
-    jieba.add_word(t["statement_heading"])
+        jieba.add_word(display.tag(tag))
+    jieba.add_word(display.gettext("Differentiability"))

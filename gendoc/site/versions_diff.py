@@ -16,9 +16,9 @@ import inspect
 from dataclasses import dataclass
 from itertools import pairwise
 
-from gendoc.model import Option, Parameter, Schema
+from gendoc.display import Display
+from gendoc.model import Schema
 from gendoc.pairing import TagChange, tag_changes
-from gendoc.site.markup import tag_key
 
 CONTEXT = 3
 
@@ -48,49 +48,35 @@ class VersionDiff:
     tag_changes: tuple[TagChange, ...]
 
 
-def _param_line(kind_label: str, param: Parameter, t: dict[str, str]) -> str:
-    notes = []
-    if param.option is Option.OPTIONAL:
-        notes.append(t["tag_optional"])
-    elif param.option is Option.VARIADIC:
-        notes.append(t["tag_variadic"])
-    notes.append(t[tag_key(param.differentiability)])
-    return f"{kind_label} {param.name} ({', '.join(notes)}): {param.type_str}"
-
-
 def _described(head: Line, description: str) -> list[Line]:
     body = inspect.cleandoc(description).splitlines()
     return [head, *(Line(f"    {text}".rstrip()) for text in body)]
 
 
-def version_lines(schema: Schema, t: dict[str, str]) -> list[Line]:
-    """The text of one version, as the diff compares it."""
+def version_lines(schema: Schema, display: Display) -> list[Line]:
+    """The text of one version, as the diff compares it; labels from ``display``."""
     lines = [Line(text.rstrip()) for text in inspect.cleandoc(schema.doc).splitlines()]
     for attr in schema.attributes:
-        shown = f"{t['diff_attribute']} {attr.name}: {attr.type}"
-        if attr.required:
-            shown += f" ({t['required']})"
-        elif attr.default is not None:
-            shown += f" ({t['default_is'].format(value=attr.default)})"
+        shown = f"{display.part('attribute')} {attr.name}: {display.attr_signature(attr)}"
         lines += _described(Line(shown), attr.description)
-    for kind, label, params in (
-        ("input", t["diff_input"], schema.inputs),
-        ("output", t["diff_output"], schema.outputs),
-    ):
+    for part, params in (("input", schema.inputs), ("output", schema.outputs)):
         for param in params:
-            head = Line(_param_line(label, param, t), (kind, param.name))
+            notes = ", ".join(display.param_notes(param))
+            head = Line(
+                f"{display.part(part)} {param.name} ({notes}): {param.type_str}", (part, param.name)
+            )
             lines += _described(head, param.description)
     for tc in schema.type_constraints:
-        head = Line(f"{t['diff_type']} {tc.name}: {', '.join(tc.allowed_types)}")
-        lines += _described(head, tc.description)
+        shown = f"{display.part('type constraint')} {tc.name}: {', '.join(tc.allowed_types)}"
+        lines += _described(Line(shown), tc.description)
     return lines
 
 
-def diff_versions(old: Schema, new: Schema, t: dict[str, str]) -> VersionDiff:
+def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
     """The unified diff of two versions, with context, tag changes flagged."""
     changes = list(tag_changes(old, new))
     changed = {(c.part, name) for c in changes for name in (c.name, c.old_name)}
-    a, b = version_lines(old, t), version_lines(new, t)
+    a, b = version_lines(old, display), version_lines(new, display)
     matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], False)
     out: list[DiffLine] = []
     for group in matcher.get_grouped_opcodes(CONTEXT):
@@ -105,6 +91,6 @@ def diff_versions(old: Schema, new: Schema, t: dict[str, str]) -> VersionDiff:
     return VersionDiff(old, new, tuple(out), tuple(changes))
 
 
-def operator_diffs(versions: tuple[Schema, ...], t: dict[str, str]) -> dict[int, VersionDiff]:
+def operator_diffs(versions: tuple[Schema, ...], display: Display) -> dict[int, VersionDiff]:
     """For each version but the first, its diff from the version before, by since_version."""
-    return {new.since_version: diff_versions(old, new, t) for old, new in pairwise(versions)}
+    return {new.since_version: diff_versions(old, new, display) for old, new in pairwise(versions)}

@@ -1,0 +1,227 @@
+"""Display: how each value of the model reads, in one place.
+
+A tag, option, severity, part, domain, version or name becomes display text
+here and nowhere else; :meth:`Display.filters` registers these functions
+once as the Jinja filters that every template uses (documents, site pages,
+``diff``, ``audit`` and ``check`` output). Labels are gettext messages,
+looked up in the translations the display was made with.
+
+Escaping of schema-supplied strings happens here too. Names are escaped
+for the context they land in: :func:`md_name` for Markdown text (a name that
+is a plain identifier is left as it is, so the committed references do not
+change; anything else has every character that could open Markdown or HTML
+syntax written as a character reference), :func:`markupsafe.escape` inside
+HTML. Schema prose goes through :func:`schema_text`, which renders Markdown
+with raw HTML off.
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from markupsafe import Markup
+
+from gendoc.gendoc_format import docs_base, render_text
+from gendoc.i18n import N_
+from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema
+from gendoc.stats import tally
+
+TAGS = {
+    Differentiability.DIFFERENTIABLE: N_("differentiable"),
+    Differentiability.NON_DIFFERENTIABLE: N_("non-differentiable"),
+    Differentiability.UNDEFINED: N_("undefined"),
+}
+PARTS = {
+    "input": N_("input"),
+    "output": N_("output"),
+    "attribute": N_("attribute"),
+    "type constraint": N_("type constraint"),
+}
+SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
+_OPTIONAL, _VARIADIC, _HETEROGENEOUS = N_("optional"), N_("variadic"), N_("heterogeneous")
+_MARKERS = (
+    ("experimental", N_("experimental")),
+    ("deprecated", N_("deprecated")),
+    ("is_function", N_("function")),
+)
+
+# Characters that can open Markdown or HTML syntax inside a line (links,
+# emphasis, code, tags, entities, table cells, attribute lists, headings).
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"'~$]")
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+
+
+def md_escape(text: object) -> Markup:
+    """``text`` as literal inline Markdown, safe inside HTML as well.
+
+    Markup (already escaped, or written by gendoc) is returned unchanged.
+    """
+    if isinstance(text, Markup):
+        return text
+    return Markup(_MARKDOWN_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", str(text)))
+
+
+def html_text(text: object) -> Markup:
+    """``text`` as the content of an HTML element: only ``&``, ``<`` and ``>`` need escaping."""
+    if isinstance(text, Markup):
+        return text
+    return Markup(str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def is_plain_name(name: str) -> bool:
+    """A name that no Markdown or HTML reader can take for syntax."""
+    return _PLAIN_NAME.fullmatch(name) is not None
+
+
+def md_name(name: object) -> Markup:
+    """A schema-supplied name for Markdown text: as it is when plain, else fully escaped."""
+    text = str(name)
+    return Markup(text) if is_plain_name(text) else md_escape(text)
+
+
+class Display:
+    """The display text of model values in one language.
+
+    ``translations`` supplies the labels; ``onnx_version`` decides where
+    relative links in schema text point; ``hide_undefined`` leaves the
+    undefined tag off parameters (``--undefined statement``).
+    """
+
+    def __init__(
+        self,
+        translations: gettext.NullTranslations,
+        onnx_version: str = "",
+        *,
+        hide_undefined: bool = False,
+    ) -> None:
+        self.gettext: Callable[[str], str] = translations.gettext
+        self.ngettext: Callable[[str, str, int], str] = translations.ngettext
+        self.docs_base = docs_base(onnx_version) if onnx_version else ""
+        self.hide_undefined = hide_undefined
+
+    def tag(self, differentiability: Differentiability | str) -> str:
+        return self.gettext(TAGS[Differentiability(differentiability)])
+
+    def part(self, part: str) -> str:
+        return self.gettext(PARTS[part])
+
+    def severity(self, severity: object) -> str:
+        return self.gettext(SEVERITIES[str(severity)])
+
+    def domain(self, domain: str) -> Markup:
+        """The short name of a domain for Markdown: ``ai.onnx (default)`` for the default one."""
+        return md_name(domain) if domain else Markup(self.gettext("ai.onnx (default)"))
+
+    def domain_long(self, domain: str) -> Markup:
+        if not domain:
+            return Markup(self.gettext("the default ONNX operator set"))
+        return Markup(self.gettext("the '%(domain)s' operator set")) % {"domain": md_name(domain)}
+
+    def availability(self, schema: Schema) -> Markup:
+        """The version line: since when this version exists, or that it is experimental."""
+        if schema.experimental:
+            return Markup(self.gettext("No versioning is maintained for experimental operators."))
+        values = {"version": schema.since_version, "domain": self.domain_long(schema.domain)}
+        if schema.deprecated:
+            message = N_(
+                "This version of the operator has been deprecated since version %(version)s "
+                "of %(domain)s."
+            )
+        else:
+            message = N_(
+                "This version of the operator has been available since version %(version)s "
+                "of %(domain)s."
+            )
+        return Markup(self.gettext(message)) % values
+
+    def markers(self, schema: Schema) -> list[str]:
+        """Short notes on an operator version: experimental, deprecated, function."""
+        return [self.gettext(label) for field, label in _MARKERS if getattr(schema, field)]
+
+    def options(self, param: Parameter) -> list[str]:
+        """The option labels of a parameter: optional, or variadic (heterogeneous)."""
+        if param.option is Option.OPTIONAL:
+            return [self.gettext(_OPTIONAL)]
+        if param.option is Option.VARIADIC:
+            labels = [self.gettext(_VARIADIC)]
+            if not param.is_homogeneous:
+                labels.append(self.gettext(_HETEROGENEOUS))
+            return labels
+        return []
+
+    def param_notes(self, param: Parameter) -> list[str]:
+        """Options, then the tag (left off when undefined tags are only explained at the top)."""
+        notes = self.options(param)
+        if not (self.hide_undefined and param.differentiability is Differentiability.UNDEFINED):
+            notes.append(self.tag(param.differentiability))
+        return notes
+
+    def param_tags(self, param: Parameter) -> str:
+        notes = self.param_notes(param)
+        return f" ({', '.join(notes)})" if notes else ""
+
+    def attr_type(self, attr: Attribute) -> str:
+        if attr.type.endswith("s"):
+            return self.gettext("list of %(type)s") % {"type": attr.type}
+        return attr.type
+
+    def attr_signature(self, attr: Attribute) -> str:
+        shown = self.attr_type(attr)
+        if attr.required:
+            note = self.gettext("required")
+        elif attr.default is not None:
+            note = self.gettext("default is %(value)s") % {"value": attr.default}
+        else:
+            return shown
+        return f"{shown} ({note})"
+
+    def summary(self, schema: Schema) -> str:
+        """The contents column: how much of the newest version is differentiable."""
+        if not schema.parameters:
+            return self.gettext("no inputs or outputs")
+        counts = tally(schema.parameters)
+        if counts.undefined == counts.total:
+            return self.gettext("undefined")
+        text = self.gettext("%(di)s/%(ni)s inputs, %(do)s/%(no)s outputs differentiable") % {
+            "di": tally(schema.inputs).differentiable,
+            "ni": len(schema.inputs),
+            "do": tally(schema.outputs).differentiable,
+            "no": len(schema.outputs),
+        }
+        if counts.undefined:
+            return self.gettext("%(text)s (%(undefined)s undefined)") % {
+                "text": text,
+                "undefined": counts.undefined,
+            }
+        return text
+
+    def schema_text(self, text: str) -> str:
+        return render_text(text, self.docs_base)
+
+    def filters(self) -> dict[str, Callable[..., Any]]:
+        """Everything above as Jinja filters, under the names the templates use."""
+        return {
+            "tag": self.tag,
+            "part": self.part,
+            "severity": self.severity,
+            "domain_short": self.domain,
+            "domain_long": self.domain_long,
+            "availability": self.availability,
+            "markers": self.markers,
+            "option_labels": self.options,
+            "param_tags": self.param_tags,
+            "attr_signature": self.attr_signature,
+            "differentiability_summary": self.summary,
+            "schema_text": self.schema_text,
+            "md": md_escape,
+            "name": md_name,
+            "text": html_text,
+            "version_links": version_links,
+        }
+
+
+def version_links(schemas: Iterable[Schema], changelog: str) -> str:
+    return ", ".join(f"[{s.since_version}]({changelog}#{s.versioned_name})" for s in schemas)

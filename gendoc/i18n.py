@@ -1,0 +1,88 @@
+"""Message catalogs: gettext ``.po`` files, read with Babel.
+
+Every label gendoc writes is an English msgid, marked ``_()`` in the
+templates and ``N_()`` in Python, so ``make catalogs`` (``pybabel extract``
+then ``update``) finds every message and every unused one. A catalog is
+``templates/locale/<lang>/LC_MESSAGES/<domain>.po``: ``gendoc`` holds the
+labels, ``schema-<domain>`` the translated schema text. English needs no
+catalog: a msgid is its own English text, and a message missing from a
+catalog falls back to it. A ``--templates`` folder may hold a catalog of the
+same name; it overrides only the messages it translates.
+
+``.po`` files are compiled in memory when first used, fuzzy entries left
+out, so an outdated translation is never shown.
+"""
+
+from __future__ import annotations
+
+import gettext
+import io
+from functools import cache
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import PoFileError, read_po
+from babel.support import Translations
+
+from gendoc.errors import UsageError
+from gendoc.resources import templates_root
+
+LANGUAGES = ("en", "zh")
+MESSAGES = "gendoc"
+"""The gettext domain of gendoc's own labels."""
+
+
+def N_(message: str) -> str:
+    """Mark a message for extraction; it is translated where it is displayed."""
+    return message
+
+
+def catalog_path(root: Path, lang: str, domain: str = MESSAGES) -> Path:
+    return root / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def read_catalog(path: Path, lang: str) -> Catalog:
+    """A ``.po`` file as a Babel catalog; a broken one is one line naming the file and line."""
+    try:
+        with path.open("rb") as f:
+            return read_po(f, locale=_locale(lang), abort_invalid=True)
+    except PoFileError as exc:
+        raise UsageError(f"{path}: invalid message catalog: {exc}") from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"{path}: invalid message catalog: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read message catalog {path}: {exc.strerror or exc}") from None
+
+
+def _locale(lang: str) -> str:
+    return {"zh": "zh_Hans_CN"}.get(lang, lang)
+
+
+@cache
+def _compiled(path: Path, lang: str, mtime_ns: int) -> bytes:
+    """The ``.mo`` bytes of a catalog, kept per file version for the life of the process."""
+    buffer = io.BytesIO()
+    write_mo(buffer, read_catalog(path, lang), use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def translations(
+    lang: str, templates: Path | None = None, domain: str = MESSAGES
+) -> gettext.NullTranslations:
+    """The translations of one language: the user's catalog first, then gendoc's, then English."""
+    if lang not in LANGUAGES:
+        raise UsageError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    chain = gettext.NullTranslations()
+    for root in (templates_root(), templates):
+        if root is None:
+            continue
+        path = catalog_path(root, lang, domain)
+        try:
+            mtime = path.stat().st_mtime_ns
+        except FileNotFoundError:
+            continue
+        found = Translations(io.BytesIO(_compiled(path, lang, mtime)), domain=domain)
+        found.add_fallback(chain)
+        chain = found
+    return chain
