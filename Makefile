@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 SITE_DIR := build/site
 DOCS_DIR := docs
 
-.PHONY: setup docs serve check test lint bench clean browser-deps
+.PHONY: setup docs serve check test lint bench clean browser-deps catalogs
 
 $(STAMP): pyproject.toml constraints/site.txt
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,18 @@ serve: setup
 check: setup
 	$(BIN)/gendoc check --out $(DOCS_DIR) --lang en
 	$(BIN)/gendoc check --out $(DOCS_DIR)/zh --lang zh
+
+## catalogs: extract every marked message, merge it into the .po catalogs, compile them as a check.
+## Translate the new entries (Poedit, Weblate or a text editor), then run `make test`.
+BABEL_KEYWORDS := -k N_ -k NP_:1,2
+catalogs: setup
+	@mkdir -p build/locale
+	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output --omit-header -o build/locale/gendoc.pot .
+	$(BIN)/pybabel update -i build/locale/gendoc.pot -d templates/locale -D gendoc --ignore-obsolete --width 100
+	@for po in templates/locale/*/LC_MESSAGES/gendoc.po; do \
+	  lang=$$(basename $$(dirname $$(dirname $$po))); \
+	  $(BIN)/pybabel compile --statistics -l $$lang -i $$po -o build/locale/$$lang.mo || exit 1; \
+	done
 
 lint: setup
 	$(BIN)/ruff check gendoc tests benchmarks

@@ -8,35 +8,78 @@ bytes, as the writer does, and never writes anything itself.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import shlex
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from gendoc.errors import UsageError
-from gendoc.render import RenderOptions
+from gendoc.render import RenderOptions, render_report
 from gendoc.write import changed_documents
 
 
-def fix_command(args: argparse.Namespace) -> str:
-    """The ``gendoc build`` command that regenerates what ``args`` checked.
+@dataclass(frozen=True)
+class StaleDocument:
+    """A document whose bytes on disk (``None``: missing) differ from the expected ones."""
+
+    path: Path
+    on_disk: bytes | None
+    expected: bytes
+
+    @property
+    def line_endings_only(self) -> bool:
+        return self.on_disk is not None and self.on_disk.replace(b"\r\n", b"\n") == self.expected
+
+    def diff(self, max_lines: int) -> list[str]:
+        """The unified diff: both header lines, then at most ``max_lines`` hunk lines."""
+        lines = list(
+            difflib.unified_diff(
+                (self.on_disk or b"").decode("utf-8", errors="replace").splitlines(),
+                self.expected.decode("utf-8").splitlines(),
+                fromfile=f"{self.path} (on disk)",
+                tofile=f"{self.path} (expected)",
+                lineterm="",
+            )
+        )
+        return [*lines[:2], *_bounded(lines[2:], max_lines)]
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """The outcome of ``gendoc check``; ``fix`` is the command that regenerates the documents."""
+
+    out: Path
+    documents: int
+    stale: tuple[StaleDocument, ...]
+    fix: str
+
+    @property
+    def ok(self) -> bool:
+        return not self.stale
+
+    def exit_status(self) -> int:
+        return 0 if self.ok else 1
+
+
+def fix_command(out: Path, options: RenderOptions, schemas: Sequence[str] = ()) -> str:
+    """The ``gendoc build`` command that regenerates what was checked.
 
     ``--out`` and ``--style`` are always spelled out so the command stays
     right if a default changes; the other options only when they differ
     from their defaults, so the command reads like what the user typed.
     """
     parts = ["gendoc", "build"]
-    for module in args.schemas:
+    for module in schemas:
         parts += ["--schemas", module]
-    parts += ["--out", str(args.out), "--style", args.style]
+    parts += ["--out", str(out), "--style", options.style]
     defaults = RenderOptions()
-    if args.lang != defaults.lang:
-        parts += ["--lang", args.lang]
-    if args.undefined != defaults.undefined:
-        parts += ["--undefined", args.undefined]
-    if args.templates is not None:
-        parts += ["--templates", str(args.templates)]
+    if options.lang != defaults.lang:
+        parts += ["--lang", options.lang]
+    if options.undefined != defaults.undefined:
+        parts += ["--undefined", options.undefined]
+    if options.templates is not None:
+        parts += ["--templates", str(options.templates)]
     return shlex.join(parts)
 
 
@@ -47,43 +90,24 @@ def _bounded(lines: list[str], max_lines: int) -> Iterator[str]:
         yield f"... {hidden} more diff lines not shown"
 
 
-def describe_stale(path: Path, on_disk: bytes | None, expected: bytes, max_lines: int) -> list[str]:
-    """What is wrong with one stale file, as lines for the terminal.
-
-    The two diff header lines are always shown; ``max_lines`` bounds the
-    hunks, since a regenerated reference can differ in thousands of lines.
-    """
-    if on_disk is None:
-        return [f"{path} is missing"]
-    if on_disk.replace(b"\r\n", b"\n") == expected:
-        return [f"{path} differs only in line endings (CRLF on disk, LF expected)"]
-    diff = list(
-        difflib.unified_diff(
-            on_disk.decode("utf-8", errors="replace").splitlines(),
-            expected.decode("utf-8").splitlines(),
-            fromfile=f"{path} (on disk)",
-            tofile=f"{path} (expected)",
-            lineterm="",
-        )
+def check_documents(
+    out: Path,
+    documents: Mapping[str, str],
+    options: RenderOptions,
+    schemas: Sequence[str] = (),
+) -> CheckReport:
+    """Compare rendered ``documents`` with the files in ``out``."""
+    stale = changed_documents(out, documents)
+    return CheckReport(
+        out=out,
+        documents=len(documents),
+        stale=tuple(StaleDocument(out / name, old, new) for name, (old, new) in stale.items()),
+        fix=fix_command(out, options, schemas),
     )
-    return [f"{path} is stale:", *diff[:2], *_bounded(diff[2:], max_lines)]
 
 
-def check_documents(args: argparse.Namespace, documents: Mapping[str, str]) -> int:
-    """``gendoc check``: 0 when every document on disk is current, 1 when any is stale."""
-    if args.max_diff_lines < 0:
-        raise UsageError(f"--max-diff-lines must be 0 or more, not {args.max_diff_lines}")
-    stale = changed_documents(args.out, documents)
-    if not stale:
-        print(f"{len(documents)} documents in {args.out} are up to date")
-        return 0
-    for name, (on_disk, expected) in stale.items():
-        path = args.out / name
-        print("\n".join(describe_stale(path, on_disk, expected, args.max_diff_lines)))
-        print()
-    verb = "is" if len(stale) == 1 else "are"
-    print(
-        f"{len(stale)} of {len(documents)} documents in {args.out} {verb} stale; regenerate with:"
-    )
-    print(f"  {fix_command(args)}")
-    return 1
+def format_check(report: CheckReport, max_diff_lines: int = 200, lang: str = "en") -> str:
+    """What ``gendoc check`` prints: each stale file's bounded diff, then how to fix it."""
+    if max_diff_lines < 0:
+        raise UsageError(f"--max-diff-lines must be 0 or more, not {max_diff_lines}")
+    return render_report("cli/check.txt.j2", lang, report=report, max_lines=max_diff_lines)

@@ -122,26 +122,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from gendoc.collect import collect
-    from gendoc.render import render_documents
-    from gendoc.write import write_documents
+    from gendoc.api import build
 
-    options = _render_options(args)
-    reference = collect(args.schemas)
-    written = write_documents(args.out, render_documents(reference, options))
-    for path in written:
+    for path in build(args.out, _render_options(args), schemas=args.schemas):
         print(f"wrote {path}", file=sys.stderr)
     return 0
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from gendoc.check import check_documents
-    from gendoc.collect import collect
-    from gendoc.render import render_documents
+    from gendoc.api import check
+    from gendoc.check import format_check
 
-    reference = collect(args.schemas)
-    documents = render_documents(reference, _render_options(args))
-    return check_documents(args, documents)
+    if args.max_diff_lines < 0:
+        raise UsageError(f"--max-diff-lines must be 0 or more, not {args.max_diff_lines}")
+    report = check(args.out, _render_options(args), schemas=args.schemas)
+    sys.stdout.write(format_check(report, args.max_diff_lines))
+    return report.exit_status()
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -152,9 +148,12 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from gendoc.diff import run as run_diff_command
+    from gendoc.diff import FailOn, diff, format_diff
 
-    return run_diff_command(args)
+    report = diff(args.old, args.new, schemas=args.schemas)
+    fail_on = FailOn(args.fail_on)
+    sys.stdout.write(format_diff(report, args.format, fail_on))
+    return report.exit_status(fail_on)
 
 
 def run_audit(args: argparse.Namespace) -> int:

@@ -16,16 +16,16 @@ those lines say which version they were compared with.
 
 from __future__ import annotations
 
-import argparse
 import json
-import re
-import sys
 import warnings
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass
 from enum import Enum
 from functools import partial
+from gettext import NullTranslations
 
+from gendoc.display import PARTS
+from gendoc.i18n import ENGLISH, N_, NP_
 from gendoc.model import (
     Attribute,
     Operator,
@@ -33,9 +33,9 @@ from gendoc.model import (
     Parameter,
     Reference,
     Schema,
-    domain_label,
 )
 from gendoc.pairing import Pairing, pair_versions
+from gendoc.render import render_report
 from gendoc.snapshot import INSTALLED, load_reference
 
 FORMAT_VERSION = 1
@@ -101,69 +101,87 @@ class Change:
     def qualified_operator(self) -> str:
         return f"{self.domain}.{self.operator}" if self.domain else self.operator
 
-    def message(self, code: Callable[[str], str] = str) -> str:
+    def message(self, code: Callable[[str], str] = str, labels: NullTranslations = ENGLISH) -> str:
         """One line such as ``Reshape-5 input shape: undefined -> non-differentiable``.
 
-        ``code`` marks up identifiers and values (Markdown code spans).
+        ``code`` marks up identifiers and values (Markdown code spans);
+        ``labels`` translates the message (English by default).
         """
+        gettext = labels.gettext
         op = self.qualified_operator
+        part = gettext(PARTS[self.part]) if self.part else ""
         subject = code(op if self.version is None else f"{op}-{self.version}")
-        element = f"{subject} {self.part} {code(self.name or '')}"
-        text = _MESSAGES[self.kind](self, subject, element, code)
+        value = code if self.kind in _CODE_VALUES else str
+        types = ", ".join(code(t) for t in self.added or self.removed)
+        delta = "; ".join(
+            gettext(label) % {"types": ", ".join(code(t) for t in found)}
+            for label, found in (
+                (N_("added %(types)s"), self.added),
+                (N_("removed %(types)s"), self.removed),
+            )
+            if found
+        )
+        values = {
+            "subject": subject,
+            "part": part,
+            "element": f"{subject} {part} {code(self.name or '')}",
+            "old": value(self.old or ""),
+            "new": value(self.new or ""),
+            "types": types,
+            "delta": delta,
+            "versions": ", ".join(str(v) for v in self.versions),
+        }
+        if self.kind in _PLURAL_MESSAGES:
+            text = labels.ngettext(*_PLURAL_MESSAGES[self.kind], len(self.versions)) % values
+        elif self.kind is Kind.PARAMETERS_REORDERED:
+            text = gettext(_REORDERED[self.part or "input"]) % values
+        else:
+            text = gettext(_MESSAGES[self.kind]) % values
         if self.compared_with is not None:
-            text += f" (compared with {code(f'{op}-{self.compared_with}')})"
+            other = code(f"{op}-{self.compared_with}")
+            text += gettext(N_(" (compared with %(other)s)")) % {"other": other}
         return text
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+_CODE_VALUES = frozenset(
+    {
+        Kind.PARAMETER_RENAMED,
+        Kind.PARAMETER_TYPE_CHANGED,
+        Kind.ATTRIBUTE_ADDED,
+        Kind.ATTRIBUTE_CHANGED,
+    }
+)
+"""Kinds whose old and new values are names, types or attribute summaries, shown as code."""
 
-
-def _versions(change: Change) -> str:
-    word = "version" if len(change.versions) == 1 else "versions"
-    return f"{word} {', '.join(str(v) for v in change.versions)}"
-
-
-def _types(types: Iterable[str], code: Callable[[str], str]) -> str:
-    return ", ".join(code(t) for t in types)
-
-
-def _type_constraint_delta(change: Change, code: Callable[[str], str]) -> str:
-    parts = []
-    if change.added:
-        parts.append(f"added {_types(change.added, code)}")
-    if change.removed:
-        parts.append(f"removed {_types(change.removed, code)}")
-    return "; ".join(parts)
-
-
-_Message = Callable[[Change, str, str, Callable[[str], str]], str]
-_MESSAGES: dict[Kind, _Message] = {
-    Kind.OPERATOR_ADDED: lambda c, s, e, code: f"{s} added ({_versions(c)})",
-    Kind.OPERATOR_REMOVED: lambda c, s, e, code: f"{s} removed ({_versions(c)})",
-    Kind.VERSION_ADDED: lambda c, s, e, code: f"{s} added",
-    Kind.VERSION_REMOVED: lambda c, s, e, code: f"{s} removed",
-    Kind.DEPRECATED: lambda c, s, e, code: f"{s} deprecated",
-    Kind.UNDEPRECATED: lambda c, s, e, code: f"{s} no longer deprecated",
-    Kind.TAG_CHANGED: lambda c, s, e, code: f"{e}: {c.old} -> {c.new}",
-    Kind.PARAMETER_ADDED: lambda c, s, e, code: f"{e} added: {c.new}",
-    Kind.PARAMETER_REMOVED: lambda c, s, e, code: f"{e} removed",
-    Kind.PARAMETER_RENAMED: lambda c, s, e, code: (
-        f"{s} {c.part} {code(c.old or '')} renamed to {code(c.new or '')}"
+_PLURAL_MESSAGES: dict[Kind, tuple[str, str]] = {
+    Kind.OPERATOR_ADDED: NP_(
+        "%(subject)s added (version %(versions)s)", "%(subject)s added (versions %(versions)s)"
     ),
-    Kind.PARAMETERS_REORDERED: lambda c, s, e, code: f"{s} {c.part}s reordered: {c.old} -> {c.new}",
-    Kind.OPTION_CHANGED: lambda c, s, e, code: f"{e} option: {c.old} -> {c.new}",
-    Kind.PARAMETER_TYPE_CHANGED: lambda c, s, e, code: (
-        f"{e} type: {code(c.old or '')} -> {code(c.new or '')}"
+    Kind.OPERATOR_REMOVED: NP_(
+        "%(subject)s removed (version %(versions)s)", "%(subject)s removed (versions %(versions)s)"
     ),
-    Kind.ATTRIBUTE_ADDED: lambda c, s, e, code: f"{e} added: {code(c.new or '')}",
-    Kind.ATTRIBUTE_REMOVED: lambda c, s, e, code: f"{e} removed",
-    Kind.ATTRIBUTE_CHANGED: lambda c, s, e, code: (
-        f"{e}: {code(c.old or '')} -> {code(c.new or '')}"
-    ),
-    Kind.TYPE_CONSTRAINT_ADDED: lambda c, s, e, code: f"{e} added: {_types(c.added, code)}",
-    Kind.TYPE_CONSTRAINT_REMOVED: lambda c, s, e, code: f"{e} removed",
-    Kind.TYPE_CONSTRAINT_CHANGED: lambda c, s, e, code: f"{e}: {_type_constraint_delta(c, code)}",
+}
+_REORDERED = {
+    "input": N_("%(subject)s inputs reordered: %(old)s -> %(new)s"),
+    "output": N_("%(subject)s outputs reordered: %(old)s -> %(new)s"),
+}
+_MESSAGES: dict[Kind, str] = {
+    Kind.VERSION_ADDED: N_("%(subject)s added"),
+    Kind.VERSION_REMOVED: N_("%(subject)s removed"),
+    Kind.DEPRECATED: N_("%(subject)s deprecated"),
+    Kind.UNDEPRECATED: N_("%(subject)s no longer deprecated"),
+    Kind.TAG_CHANGED: N_("%(element)s: %(old)s -> %(new)s"),
+    Kind.PARAMETER_ADDED: N_("%(element)s added: %(new)s"),
+    Kind.PARAMETER_REMOVED: N_("%(element)s removed"),
+    Kind.PARAMETER_RENAMED: N_("%(subject)s %(part)s %(old)s renamed to %(new)s"),
+    Kind.OPTION_CHANGED: N_("%(element)s option: %(old)s -> %(new)s"),
+    Kind.PARAMETER_TYPE_CHANGED: N_("%(element)s type: %(old)s -> %(new)s"),
+    Kind.ATTRIBUTE_ADDED: N_("%(element)s added: %(new)s"),
+    Kind.ATTRIBUTE_REMOVED: N_("%(element)s removed"),
+    Kind.ATTRIBUTE_CHANGED: N_("%(element)s: %(old)s -> %(new)s"),
+    Kind.TYPE_CONSTRAINT_ADDED: N_("%(element)s added: %(types)s"),
+    Kind.TYPE_CONSTRAINT_REMOVED: N_("%(element)s removed"),
+    Kind.TYPE_CONSTRAINT_CHANGED: N_("%(element)s: %(delta)s"),
 }
 
 
@@ -321,6 +339,14 @@ def compare(old: Reference, new: Reference) -> list[Change]:
 # --- output --------------------------------------------------------------------------------
 
 
+class FailOn(Enum):
+    """Which changes make ``gendoc diff`` exit 1."""
+
+    TAG_CHANGE = "tag-change"
+    ANY = "any"
+    NEVER = "never"
+
+
 @dataclass(frozen=True)
 class Side:
     """One side of a comparison, as the reports name it."""
@@ -332,150 +358,70 @@ class Side:
         return f"{self.source} (onnx {self.onnx_version})"
 
 
-def _summary(changes: list[Change]) -> str:
-    operators = {(c.domain, c.operator) for c in changes}
-    tags = sum(c.is_tag_change for c in changes)
-    counted = f"{_plural(len(changes), 'change')} in {_plural(len(operators), 'operator')}"
-    if not tags:
-        return f"{counted}, no differentiability tag change"
-    return f"{counted}, including {_plural(tags, 'differentiability tag change')}"
+@dataclass(frozen=True)
+class DiffReport:
+    """The changes from OLD to NEW and what each output format needs to show them."""
+
+    old: Side
+    new: Side
+    changes: tuple[Change, ...]
+
+    @property
+    def tag_changes(self) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if c.is_tag_change)
+
+    @property
+    def other_changes(self) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if not c.is_tag_change)
+
+    @property
+    def operator_count(self) -> int:
+        return len({(c.domain, c.operator) for c in self.changes})
+
+    def fails(self, change: Change, fail_on: FailOn) -> bool:
+        return fail_on is FailOn.ANY or (fail_on is FailOn.TAG_CHANGE and change.is_tag_change)
+
+    def exit_status(self, fail_on: FailOn) -> int:
+        """1 when ``fail_on`` says these changes fail the run, else 0."""
+        return int(any(self.fails(c, fail_on) for c in self.changes))
+
+    def to_dict(self) -> dict[str, object]:
+        """The ``--format json`` document: every change with its fields and English message."""
+        return {
+            "format_version": FORMAT_VERSION,
+            "old": {"source": self.old.source, "onnx_version": self.old.onnx_version},
+            "new": {"source": self.new.source, "onnx_version": self.new.onnx_version},
+            "summary": {"changes": len(self.changes), "tag_changes": len(self.tag_changes)},
+            "changes": [
+                {**asdict(c), "kind": c.kind.value, "message": c.message()} for c in self.changes
+            ],
+        }
 
 
-def no_differences(old: Side, new: Side) -> str:
-    return f"No differences between {old} and {new}."
+def diff(old: str | Reference, new: str | Reference, *, schemas: Sequence[str] = ()) -> DiffReport:
+    """Compare two references: snapshot paths, ``"installed"``, or Reference objects.
 
-
-def code_span(text: str) -> str:
-    """``text`` as a Markdown code span, whatever backticks it contains."""
-    text = " ".join(text.splitlines())
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
-def _markdown_section(title: str, changes: list[Change]) -> Iterator[str]:
-    yield f"### {title}"
-    domain = None
-    for change in changes:
-        if change.domain != domain:
-            domain = change.domain
-            yield ""
-            yield f"#### {domain_label(domain)}"
-            yield ""
-        yield f"- {change.message(code_span)}"
-    yield ""
-
-
-def format_markdown(changes: list[Change], old: Side, new: Side) -> str:
-    """A pull-request comment: a summary line, tag changes, then everything else."""
-    if not changes:
-        return no_differences(old, new) + "\n"
-    tags = [c for c in changes if c.is_tag_change]
-    others = [c for c in changes if not c.is_tag_change]
-    lines = [
-        "## ONNX operator changes",
-        "",
-        f"From {code_span(old.source)} (onnx {old.onnx_version}) to "
-        f"{code_span(new.source)} (onnx {new.onnx_version}): {_summary(changes)}.",
-        "",
-    ]
-    if tags:
-        lines += _markdown_section("Differentiability tag changes", tags)
-    if others:
-        lines += _markdown_section("Other changes", others)
-    return "\n".join(lines)
-
-
-def change_to_dict(change: Change) -> dict[str, object]:
-    return {
-        "kind": change.kind.value,
-        "domain": change.domain,
-        "operator": change.operator,
-        "version": change.version,
-        "compared_with": change.compared_with,
-        "part": change.part,
-        "name": change.name,
-        "old": change.old,
-        "new": change.new,
-        "added": list(change.added),
-        "removed": list(change.removed),
-        "versions": list(change.versions),
-        "message": change.message(),
-    }
-
-
-def format_json(changes: list[Change], old: Side, new: Side) -> str:
-    """Every change with its fields and its one-line message, for tools."""
-    data = {
-        "format_version": FORMAT_VERSION,
-        "old": {"source": old.source, "onnx_version": old.onnx_version},
-        "new": {"source": new.source, "onnx_version": new.onnx_version},
-        "summary": {
-            "changes": len(changes),
-            "tag_changes": sum(c.is_tag_change for c in changes),
-        },
-        "changes": [change_to_dict(c) for c in changes],
-    }
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
-
-
-def _annotation_level(change: Change, fail_on: str) -> str:
-    """Changes that fail the run are errors; other tag changes warnings; the rest notices."""
-    if fail_on == "any" or (fail_on == "tag-change" and change.is_tag_change):
-        return "error"
-    return "warning" if change.is_tag_change else "notice"
-
-
-def format_github(changes: list[Change], old: Side, new: Side, fail_on: str) -> str:
-    """GitHub Actions workflow commands: one annotation per change, then a summary."""
-    if not changes:
-        return no_differences(old, new) + "\n"
-    lines = []
-    for change in changes:
-        title = "Differentiability tag change" if change.is_tag_change else "Operator change"
-        lines.append(
-            f"::{_annotation_level(change, fail_on)} title={_escape_property(title)}::"
-            f"{_escape_data(change.message())}"
-        )
-    lines.append(f"gendoc diff {old} -> {new}: {_summary(changes)}")
-    return "\n".join(lines) + "\n"
-
-
-def exit_status(changes: list[Change], fail_on: str) -> int:
-    """1 when ``--fail-on`` says these changes fail the run, else 0."""
-    if fail_on == "any":
-        return int(bool(changes))
-    if fail_on == "tag-change":
-        return int(any(c.is_tag_change for c in changes))
-    return 0
-
-
-def run(args: argparse.Namespace) -> int:
-    """``gendoc diff OLD NEW``: load both sides, compare, print, pick the exit status."""
-    if args.schemas and INSTALLED not in (args.old, args.new):
+    ``schemas`` are imported before ``installed`` is collected.
+    """
+    if schemas and INSTALLED not in (old, new):
         warnings.warn(
             f"--schemas only applies to '{INSTALLED}'; both sides are snapshot files",
-            stacklevel=1,
+            stacklevel=2,
         )
-    old_reference = load_reference(args.old, args.schemas)
-    new_reference = load_reference(args.new, args.schemas)
-    old = Side(args.old, old_reference.onnx_version)
-    new = Side(args.new, new_reference.onnx_version)
-    changes = compare(old_reference, new_reference)
-    if args.format == "json":
-        text = format_json(changes, old, new)
-    elif args.format == "github":
-        text = format_github(changes, old, new, args.fail_on)
-    else:
-        text = format_markdown(changes, old, new)
-    sys.stdout.write(text)
-    return exit_status(changes, args.fail_on)
+    sides = []
+    for source in (old, new):
+        reference = source if isinstance(source, Reference) else load_reference(source, schemas)
+        label = "reference" if isinstance(source, Reference) else source
+        sides.append((Side(label, reference.onnx_version), reference))
+    (old_side, old_ref), (new_side, new_ref) = sides
+    return DiffReport(old_side, new_side, tuple(compare(old_ref, new_ref)))
+
+
+def format_diff(
+    report: DiffReport, fmt: str = "markdown", fail_on: FailOn = FailOn.NEVER, lang: str = "en"
+) -> str:
+    """The report as ``markdown`` (a pull-request comment), ``json`` or ``github`` annotations."""
+    if fmt == "json":
+        return json.dumps(report.to_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    template = {"markdown": "cli/diff.md.j2", "github": "cli/diff.github.j2"}[fmt]
+    return render_report(template, lang, report=report, fail_on=fail_on)

@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from gendoc.gendoc_format import docs_base, render_text
 from gendoc.i18n import N_
-from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema
+from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
 from gendoc.stats import tally
 
 TAGS = {
@@ -97,6 +97,7 @@ class Display:
         *,
         hide_undefined: bool = False,
     ) -> None:
+        self.labels = translations
         self.gettext: Callable[[str], str] = translations.gettext
         self.ngettext: Callable[[str, str, int], str] = translations.ngettext
         self.docs_base = docs_base(onnx_version) if onnx_version else ""
@@ -208,6 +209,7 @@ class Display:
             "part": self.part,
             "severity": self.severity,
             "domain_short": self.domain,
+            "domain_label": lambda domain: md_name(domain_label(domain)),
             "domain_long": self.domain_long,
             "availability": self.availability,
             "markers": self.markers,
@@ -220,8 +222,32 @@ class Display:
             "name": md_name,
             "text": html_text,
             "version_links": version_links,
+            "code": code_span,
+            "gh_data": github_data,
+            "gh_property": github_property,
+            "change": lambda change: change.message(code_span, self.labels),
+            "change_text": lambda change: change.message(str, self.labels),
         }
 
 
 def version_links(schemas: Iterable[Schema], changelog: str) -> str:
     return ", ".join(f"[{s.since_version}]({changelog}#{s.versioned_name})" for s in schemas)
+
+
+def code_span(text: object) -> str:
+    """``text`` as one Markdown code span, whatever backticks or line breaks it holds."""
+    flat = " ".join(str(text).splitlines())
+    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def github_data(text: object) -> str:
+    """The message of a GitHub Actions workflow command: one line whatever ``text`` holds."""
+    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: object) -> str:
+    """A property value (``title=``) of a workflow command."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")

@@ -31,11 +31,18 @@ from gendoc.resources import templates_root
 LANGUAGES = ("en", "zh")
 MESSAGES = "gendoc"
 """The gettext domain of gendoc's own labels."""
+ENGLISH = gettext.NullTranslations()
+"""No catalog: every message is its own English text."""
 
 
 def N_(message: str) -> str:
     """Mark a message for extraction; it is translated where it is displayed."""
     return message
+
+
+def NP_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with a plural form; ``ngettext`` picks the form where it is displayed."""
+    return singular, plural
 
 
 def catalog_path(root: Path, lang: str, domain: str = MESSAGES) -> Path:

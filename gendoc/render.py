@@ -132,3 +132,11 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
 def render_documents(reference: Reference, options: RenderOptions) -> dict[str, str]:
     """All four documents, by file name."""
     return {doc.filename: render_document(reference, doc, options) for doc in DOCUMENTS}
+
+
+def render_report(
+    template: str, lang: str = "en", templates: Path | None = None, **context: object
+) -> str:
+    """A text report (``diff``, ``audit`` or ``check`` output) from a template in ``cli/``."""
+    env = environment(RenderOptions(lang=lang, templates=templates))
+    return env.get_template(template).render(context)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import re
 import shlex
 from pathlib import Path
@@ -10,9 +9,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gendoc.check import describe_stale, fix_command
+from gendoc.check import check_documents, fix_command, format_check
 from gendoc.cli import build_parser, main
-from gendoc.render import DOCUMENTS
+from gendoc.render import DOCUMENTS, RenderOptions
 from tests.helpers import run_gendoc
 
 NAMES = sorted(doc.filename for doc in DOCUMENTS)
@@ -138,9 +137,12 @@ def test_long_diffs_are_cut_with_a_count(
 
 
 def test_crlf_only_difference_is_named(tmp_path: Path) -> None:
-    assert describe_stale(tmp_path / "a.md", b"x\r\ny\r\n", b"x\ny\n", 10) == [
+    report = check_documents(tmp_path, {"a.md": "x\ny\n"}, RenderOptions())
+    (tmp_path / "a.md").write_bytes(b"x\r\ny\r\n")
+    report = check_documents(tmp_path, {"a.md": "x\ny\n"}, RenderOptions())
+    assert format_check(report).splitlines()[0] == (
         f"{tmp_path / 'a.md'} differs only in line endings (CRLF on disk, LF expected)"
-    ]
+    )
 
 
 def test_negative_max_diff_lines_is_a_usage_error(
@@ -150,23 +152,17 @@ def test_negative_max_diff_lines_is_a_usage_error(
     assert capsys.readouterr().err == "gendoc: error: --max-diff-lines must be 0 or more, not -1\n"
 
 
-def test_fix_command_repeats_every_option_that_matters() -> None:
-    args = argparse.Namespace(
-        schemas=["pkg.ops", "pkg.more"],
-        out=Path("my docs"),
-        style="onnx",
-        lang="zh",
-        undefined="statement",
-        templates=Path("tpl"),
-    )
-    assert fix_command(args) == (
+def test_fix_command_repeats_every_option_that_matters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("tpl").mkdir()
+    options = RenderOptions(style="onnx", lang="zh", undefined="statement", templates=Path("tpl"))
+    assert fix_command(Path("my docs"), options, ["pkg.ops", "pkg.more"]) == (
         "gendoc build --schemas pkg.ops --schemas pkg.more --out 'my docs' --style onnx "
         "--lang zh --undefined statement --templates tpl"
     )
-    defaults = argparse.Namespace(
-        schemas=[], out=Path("docs"), style="gendoc", lang="en", undefined="tag", templates=None
-    )
-    assert fix_command(defaults) == "gendoc build --out docs --style gendoc"
+    assert fix_command(Path("docs"), RenderOptions()) == "gendoc build --out docs --style gendoc"
 
 
 def test_check_honours_schema_modules(tmp_path: Path) -> None:

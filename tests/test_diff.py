@@ -8,17 +8,8 @@ from pathlib import Path
 import onnx
 import pytest
 
-from gendoc.diff import (
-    Change,
-    Kind,
-    Side,
-    code_span,
-    compare,
-    exit_status,
-    format_github,
-    format_json,
-    format_markdown,
-)
+from gendoc.diff import Change, DiffReport, FailOn, Kind, Side, compare, format_diff
+from gendoc.display import code_span
 from gendoc.model import (
     Attribute,
     Differentiability,
@@ -68,6 +59,22 @@ def ref(*schemas: Schema) -> Reference:
     return Reference(
         "1.0", tuple(sorted(schemas, key=lambda s: (s.domain, s.name, s.since_version)))
     )
+
+
+def format_markdown(changes: list[Change], old: Side, new: Side) -> str:
+    return format_diff(DiffReport(old, new, tuple(changes)), "markdown")
+
+
+def format_github(changes: list[Change], old: Side, new: Side, fail_on: str) -> str:
+    return format_diff(DiffReport(old, new, tuple(changes)), "github", FailOn(fail_on))
+
+
+def format_json(changes: list[Change], old: Side, new: Side) -> str:
+    return format_diff(DiffReport(old, new, tuple(changes)), "json")
+
+
+def exit_status(changes: list[Change], fail_on: str) -> int:
+    return DiffReport(Side("a", "1"), Side("b", "1"), tuple(changes)).exit_status(FailOn(fail_on))
 
 
 def messages(old: Reference, new: Reference) -> list[str]:

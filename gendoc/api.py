@@ -1,0 +1,47 @@
+"""The commands as typed functions: what the command line calls, and what Python code calls.
+
+Each function takes plain values (paths, option dataclasses, sequences of
+module names) and returns a result object; nothing here parses arguments or
+prints. A Sphinx ``conf.py``, a build script or a test calls them directly::
+
+    from pathlib import Path
+    import gendoc
+
+    gendoc.build(Path("docs"), gendoc.RenderOptions(lang="zh"))
+    report = gendoc.check(Path("docs"))
+    if not report.ok:
+        print(gendoc.format_check(report))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from gendoc.check import CheckReport, check_documents
+from gendoc.collect import collect
+from gendoc.render import RenderOptions, render_documents
+from gendoc.snapshot import dumps
+from gendoc.write import write_documents
+
+DEFAULT_OPTIONS = RenderOptions()
+
+
+def build(
+    out: Path, options: RenderOptions = DEFAULT_OPTIONS, *, schemas: Sequence[str] = ()
+) -> list[Path]:
+    """Write Operators.md, Changelog.md and the -ml pair into ``out``; return what changed."""
+    return write_documents(out, render_documents(collect(schemas), options))
+
+
+def check(
+    out: Path, options: RenderOptions = DEFAULT_OPTIONS, *, schemas: Sequence[str] = ()
+) -> CheckReport:
+    """Compare the documents in ``out`` with what :func:`build` would write; write nothing."""
+    documents = render_documents(collect(schemas), options)
+    return check_documents(out, documents, options, schemas)
+
+
+def export(*, schemas: Sequence[str] = ()) -> str:
+    """The JSON snapshot of the installed onnx (plus ``schemas``), as text."""
+    return dumps(collect(schemas, with_examples=False))

@@ -1,0 +1,71 @@
+"""The shipped message catalogs: complete, current, and faithful to their placeholders."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCALE = ROOT / "templates" / "locale"
+CATALOGS = sorted(LOCALE.glob("*/LC_MESSAGES/gendoc.po"))
+EXTRACT = [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg"]
+EXTRACT += ["-k", "N_", "-k", "NP_:1,2", "--no-location"]
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _ids(message) -> tuple[str, ...]:
+    return message.id if isinstance(message.id, tuple) else (message.id,)
+
+
+def _strings(message) -> tuple[str, ...]:
+    return message.string if isinstance(message.string, tuple) else (message.string,)
+
+
+@pytest.fixture(scope="module")
+def extracted(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """Every message marked in the code and templates, extracted as ``make catalogs`` does."""
+    pot = tmp_path_factory.mktemp("pot") / "gendoc.pot"
+    subprocess.run(
+        [*EXTRACT, "-o", str(pot), "."],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    with pot.open("rb") as f:
+        return {_ids(m)[0] for m in read_po(f) if m.id}
+
+
+def test_there_is_a_chinese_catalog() -> None:
+    assert [p.parts[-3] for p in CATALOGS] == ["zh"]
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.parts[-3])
+def test_every_message_is_translated_and_none_is_fuzzy(path: Path) -> None:
+    with path.open("rb") as f:
+        catalog = read_po(f)
+    problems = []
+    for message in catalog:
+        if not message.id:
+            continue
+        if message.fuzzy:
+            problems.append(f"fuzzy: {_ids(message)[0]!r}")
+        if not all(_strings(message)):
+            problems.append(f"untranslated: {_ids(message)[0]!r}")
+        wanted = {name for text in _ids(message) for name in PLACEHOLDER.findall(text)}
+        for text in _strings(message):
+            if text and set(PLACEHOLDER.findall(text)) - wanted:
+                problems.append(f"unknown placeholder in {text!r}")
+    assert problems == []
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.parts[-3])
+def test_catalog_holds_exactly_the_extracted_messages(path: Path, extracted: set[str]) -> None:
+    with path.open("rb") as f:
+        shipped = {_ids(m)[0] for m in read_po(f) if m.id}
+    assert sorted(extracted - shipped) == [], "run `make catalogs` and translate"
+    assert sorted(shipped - extracted) == [], "messages no longer used"
