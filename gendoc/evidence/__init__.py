@@ -1,0 +1,1 @@
+"""Independent evidence for differentiability tags (interface documented as it lands)."""
