@@ -1,0 +1,53 @@
+"""Independent evidence for differentiability tags: frameworks and registries, not the schema.
+
+The guide asks an author to show a tag three ways: a framework differentiates
+the operator (Method 1), the math done numerically (Method 2, the finite
+differences of :mod:`gendoc.audit`), an autodiff library (Method 3).
+onnxruntime's training gradient registry is a fourth, hand-written source.
+This package runs them behind one interface; the audit can consume it later.
+
+Interface
+---------
+``EvidenceSource`` (:mod:`gendoc.evidence.outcome`)
+    Anything with a ``name`` and ``evaluate(schema) -> SourceEvidence``, for a
+    :class:`gendoc.model.Schema`. It never raises for an operator it cannot
+    judge: it answers ``UNAVAILABLE`` with the reason.
+``SourceEvidence(source, domain, op, version, parameters, detail)``
+    One ``ParameterEvidence(kind, name, verdict, detail)`` per input, then per
+    output, in schema order (``label`` is ``"input X"``/``"output Y"``).
+    ``detail`` is what a reviewer re-checks: the torch call as text and the
+    torch version, or the builder name with onnxruntime's version and commit.
+``Verdict``
+    ``GRADIENT`` (nonzero gradient seen, or the registry emits one), ``ZERO``
+    (the gradient exists and was zero everywhere probed), ``REFUSED`` (the
+    framework explicitly does not differentiate it), ``NOT_APPLICABLE``,
+    ``UNAVAILABLE`` (package missing, no mapping, no data).
+``default_sources()`` (:mod:`gendoc.evidence.sources`)
+    ``[pytorch, onnxruntime]``. PyTorch is imported only when installed
+    (extra ``gendoc[torch]``); otherwise it answers ``UNAVAILABLE`` "torch is
+    not installed".
+``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric`)
+    The audit's finite differences, read from ``NumericResult.to_dict()``.
+``combine(schema, evidence) -> list[Suggestion]`` (:mod:`gendoc.evidence.verdict`)
+    The rule table: a suggested tag per parameter, ``strong``/``weak``/
+    ``conflict``/``none``, with the sources for and against;
+    ``Suggestion.is_problem`` marks a defined tag the evidence contradicts.
+``method1_script(schema, input_name)`` (:mod:`gendoc.evidence.scripts`)
+    A standalone torch script a reviewer can paste and run.
+
+Sources
+-------
+``pytorch`` (:mod:`gendoc.evidence.torch_source`, table in
+:mod:`gendoc.evidence.torch_ops`) and ``onnxruntime``
+(:mod:`gendoc.evidence.ort_registry`, data made by
+:mod:`gendoc.evidence.ort_extract`).
+
+onnx-ad (Method 3) was evaluated, not yet wired in: version 0.3.0 is pure
+Python over onnx, its ``reverse(model, layout="onnx")`` models run on onnx's
+reference evaluator and agreed with PyTorch on MatMul, Clip (min/max get a
+gradient), Pow (exponent too), GridSample (grid too), Mod (fmod, divisor
+too), Floor (zero), Gather and LayerNormalization. It is a usable third
+source; what it lacks is an input builder per operator in ONNX terms
+(attributes, shapes, tensors where torch takes Python values), which is the
+next step, not a defect of the library.
+"""

@@ -1,0 +1,123 @@
+"""Evidence from onnxruntime's training gradient registry (a data file, no onnxruntime needed).
+
+``data/ort_gradients.json`` is made by :mod:`gendoc.evidence.ort_extract`
+from onnxruntime's C++ sources. A gradient builder is an independent,
+hand-written statement of which inputs an operator differentiates: the
+builder emits ``GI(i)`` for those and nothing for the rest, and the graph
+builder's stop-gradient table cuts further edges. Verdicts:
+
+* input in the stop-gradient table: ``REFUSED``, whatever the builder says;
+* builder emits ``GI(i)``: ``GRADIENT`` (a statement, not a measurement);
+* builder registered but no ``GI(i)``: ``REFUSED``;
+* output whose ``GO(j)`` the builder reads: ``GRADIENT``; otherwise ``REFUSED``;
+* no builder and no stop edge: ``UNAVAILABLE``.
+
+Only the default domain is answered: the registry keys by operator type
+and onnxruntime's contrib operators share no schema with onnx.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from gendoc.evidence.outcome import (
+    ParameterEvidence,
+    SourceEvidence,
+    Verdict,
+    labelled,
+    unavailable,
+)
+from gendoc.model import Option, Schema
+
+NAME = "onnxruntime"
+DATA_FILE = "ort_gradients.json"
+
+# onnxruntime's training transformers rewrite these operators before the
+# gradient graph is built, so their builder is registered under the new type
+# (orttraining/orttraining/core/optimizer/batchnorm_replacement.cc).
+REPLACED_BEFORE_GRADIENT = {"BatchNormalization": "BatchNormInternal"}
+
+
+@cache
+def load_registry() -> dict[str, Any]:
+    """The registry data shipped with gendoc."""
+    text = resources.files("gendoc.evidence").joinpath("data", DATA_FILE).read_text("utf-8")
+    return json.loads(text)
+
+
+def _covers(indices: dict[str, Any], index: int, variadic: bool) -> bool:
+    """Whether builder indices name position ``index`` (any position from it, if variadic)."""
+    start = indices["from"]
+    if index in indices["fixed"] or (start is not None and start <= index):
+        return True
+    return variadic and any(i >= index for i in indices["fixed"])
+
+
+class OrtRegistrySource:
+    """The onnxruntime gradient registry as an evidence source."""
+
+    name = NAME
+
+    def __init__(self, data: dict[str, Any] | None = None) -> None:
+        self.data = data if data is not None else load_registry()
+        release = self.data["onnxruntime"]
+        self.provenance = f"onnxruntime {release['version']} (commit {release['commit'][:12]})"
+
+    def evaluate(self, schema: Schema) -> SourceEvidence:
+        if schema.domain:
+            return unavailable(NAME, schema, "onnxruntime's registry covers the default domain")
+        op_type = REPLACED_BEFORE_GRADIENT.get(schema.name, schema.name)
+        builder_name = self.data["registry"].get(op_type)
+        builder = self.data["builders"].get(builder_name) if builder_name else None
+        stops = self.data["stop_gradient_edges"].get(op_type, [])
+        if builder_name is None and not stops:
+            return unavailable(NAME, schema, f"no gradient builder for {op_type}", self.provenance)
+        detail = f"{builder_name or 'no builder'} for {op_type}, {self.provenance}"
+        counters = {"input": 0, "output": 0}
+        found = []
+        for kind, param in labelled(schema):
+            index = counters[kind]
+            counters[kind] += 1
+            variadic = param.option is Option.VARIADIC
+            if kind == "input" and index in stops:
+                found.append(
+                    ParameterEvidence(kind, param.name, Verdict.REFUSED, "stop-gradient edge")
+                )
+                continue
+            found.append(
+                self._from_builder(kind, param.name, index, variadic, builder_name, builder)
+            )
+        return SourceEvidence(
+            NAME, schema.domain, schema.name, schema.since_version, tuple(found), detail
+        )
+
+    @staticmethod
+    def _from_builder(
+        kind: str,
+        name: str,
+        index: int,
+        variadic: bool,
+        builder_name: str | None,
+        builder: dict[str, Any] | None,
+    ) -> ParameterEvidence:
+        macro = "GI" if kind == "input" else "GO"
+        if builder_name is None:
+            return ParameterEvidence(kind, name, Verdict.UNAVAILABLE, "no gradient builder")
+        if builder is None:
+            # EmptyGradientBuilder and the like: registered, with no body that emits anything.
+            return ParameterEvidence(kind, name, Verdict.REFUSED, f"{builder_name} emits nothing")
+        indices = builder["inputs" if kind == "input" else "outputs"]
+        if _covers(indices, index, variadic):
+            return ParameterEvidence(
+                kind, name, Verdict.GRADIENT, f"{macro}({index}) in {builder_name}"
+            )
+        if indices["dynamic"]:
+            return ParameterEvidence(
+                kind, name, Verdict.UNAVAILABLE, f"{builder_name} computes its indices at run time"
+            )
+        return ParameterEvidence(
+            kind, name, Verdict.REFUSED, f"no {macro}({index}) in {builder_name}"
+        )

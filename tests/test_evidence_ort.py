@@ -1,0 +1,161 @@
+"""The onnxruntime registry extractor on small hand-written sources, and the source built on it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gendoc.evidence import ort_extract
+from gendoc.evidence.ort_registry import OrtRegistrySource, load_registry
+from gendoc.evidence.outcome import Verdict
+from gendoc.model import Differentiability, Option, Parameter, Schema
+
+REGISTRY = """
+#define REGISTER_GRADIENT_BUILDER(op, gradientbuilder) \\
+  GradientBuilderRegistry::GetInstance().Register<gradientbuilder>(op);
+void GradientBuilderRegistry::RegisterGradientBuilders() {
+  REGISTER_GRADIENT_BUILDER("Mul", GetMulGradient);
+  // REGISTER_GRADIENT_BUILDER("Commented", GetCommentedGradient);
+  REGISTER_GRADIENT_BUILDER("Concat", GetConcatGradient)
+  REGISTER_GRADIENT_BUILDER("Pow", GetPowGradient);
+  NO_GRADIENT("Shape");
+};
+"""
+
+BUILDERS = """
+#define IMPLEMENT_GRADIENT_BUILDER(name) std::vector<NodeDef> name::GetGradientDefsImpl() const
+IMPLEMENT_GRADIENT_BUILDER(GetMulGradient) {
+  if (IsGradientRequiredForSrcNodeInput(1)) {
+    result.push_back(NodeDef("Mul", {GO(0), I(0)}, {GI(1)}));
+  }
+  ArgDef dA = GI(0);  /* GI(7) in a comment is no index */
+  return result;
+}
+IMPLEMENT_GRADIENT_BUILDER(GetConcatGradient) {
+  for (int i = 0; i < GetSrcNodeInputSize(); ++i) { outputs.push_back(GI(i)); }
+  std::string s = "GI(5) {";
+  return {NodeDef("Split", {GO(0)}, outputs)};
+}
+IMPLEMENT_GRADIENT_BUILDER(GetPowGradient) {
+  return {NodeDef("Mul", {GO(0), I(1)}, {GI(0)})};
+}
+IMPLEMENT_GRADIENT_BUILDER(GetExternalGradient) {
+  output_args.emplace_back(GI(index));
+  return result;
+}
+"""
+
+STOP_EDGES = """
+static std::unordered_map<std::string, std::unordered_set<size_t>>
+    STOP_GRADIENT_EDGES = {
+        {"Pow", {1}},  // a comment {"Fake", {0}}
+        {"Shape", {0}},
+        {"Slice", {1, 2, 3, 4}}};
+static std::unordered_set<std::string> OTHER{"Relu"};
+"""
+
+
+def _write_sources(root: Path, stop_edges: str = STOP_EDGES) -> None:
+    texts = {
+        ort_extract.REGISTRY_FILE: REGISTRY,
+        ort_extract.BUILDER_FILE: BUILDERS,
+        ort_extract.STOP_EDGES_FILE: stop_edges,
+        "VERSION_NUMBER": "9.9.9\n",
+    }
+    for rel, text in texts.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def test_extract_reads_registry_builders_and_stop_edges(tmp_path: Path) -> None:
+    _write_sources(tmp_path)
+    data = ort_extract.extract(tmp_path, commit="abc123")
+    assert data["onnxruntime"]["version"] == "9.9.9"
+    assert data["onnxruntime"]["commit"] == "abc123"
+    assert data["registry"] == {
+        "Mul": "GetMulGradient",
+        "Concat": "GetConcatGradient",
+        "Pow": "GetPowGradient",
+        "Shape": "EmptyGradientBuilder",
+    }
+    builders = data["builders"]
+    assert builders["GetMulGradient"]["inputs"] == {"fixed": [0, 1], "from": None, "dynamic": False}
+    assert builders["GetMulGradient"]["outputs"]["fixed"] == [0]
+    assert builders["GetConcatGradient"]["inputs"] == {"fixed": [], "from": 0, "dynamic": False}
+    assert builders["GetPowGradient"]["inputs"]["fixed"] == [0]
+    assert builders["GetExternalGradient"]["inputs"]["dynamic"] is True
+    assert data["stop_gradient_edges"] == {"Pow": [1], "Shape": [0], "Slice": [1, 2, 3, 4]}
+
+
+def test_cli_writes_deterministic_json_and_reports_missing_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = tmp_path / "src"
+    _write_sources(src)
+    out = tmp_path / "out.json"
+    assert ort_extract.main([str(src), "--commit", "c0ffee", "-o", str(out)]) == 0
+    first = out.read_bytes()
+    assert ort_extract.main([str(src), "--commit", "c0ffee", "-o", str(out)]) == 0
+    assert out.read_bytes() == first
+    assert json.loads(first)["registry"]["Mul"] == "GetMulGradient"
+
+    assert ort_extract.main([str(tmp_path / "nowhere"), "--commit", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gendoc: error: cannot read ") and err.count("\n") == 1
+
+
+def test_missing_stop_table_is_an_error(tmp_path: Path) -> None:
+    _write_sources(tmp_path, stop_edges="// nothing here\n")
+    with pytest.raises(ort_extract.GendocError, match="STOP_GRADIENT_EDGES"):
+        ort_extract.extract(tmp_path, commit="x")
+
+
+def _param(name: str, option: Option = Option.SINGLE) -> Parameter:
+    return Parameter(name, "T", "", option, Differentiability.UNDEFINED)
+
+
+def _schema(name: str, inputs: list[Parameter], outputs: list[Parameter]) -> Schema:
+    return Schema(
+        domain="", name=name, since_version=1, inputs=tuple(inputs), outputs=tuple(outputs)
+    )
+
+
+def _verdicts(source: OrtRegistrySource, schema: Schema) -> dict[str, Verdict]:
+    return {p.label: p.verdict for p in source.evaluate(schema).parameters}
+
+
+def test_source_verdicts_from_fixture_registry(tmp_path: Path) -> None:
+    _write_sources(tmp_path)
+    source = OrtRegistrySource(ort_extract.extract(tmp_path, commit="abc123"))
+    pow_ = _schema("Pow", [_param("X"), _param("Y")], [_param("Z"), _param("Extra")])
+    assert _verdicts(source, pow_) == {
+        "input X": Verdict.GRADIENT,
+        "input Y": Verdict.REFUSED,  # stop edge outranks the builder
+        "output Z": Verdict.GRADIENT,
+        "output Extra": Verdict.REFUSED,  # GO(1) never read
+    }
+    concat = _schema("Concat", [_param("inputs", Option.VARIADIC)], [_param("r")])
+    assert _verdicts(source, concat)["input inputs"] is Verdict.GRADIENT
+    shape = _schema("Shape", [_param("data")], [_param("shape")])
+    assert _verdicts(source, shape) == {
+        "input data": Verdict.REFUSED,
+        "output shape": Verdict.REFUSED,
+    }
+    unknown = _schema("Nothing", [_param("x")], [_param("y")])
+    assert set(_verdicts(source, unknown).values()) == {Verdict.UNAVAILABLE}
+    custom = Schema(domain="my.domain", name="Mul", since_version=1, inputs=(_param("A"),))
+    assert _verdicts(source, custom) == {"input A": Verdict.UNAVAILABLE}
+    assert "9.9.9" in source.evaluate(pow_).detail
+
+
+def test_shipped_data_matches_hand_read_builders() -> None:
+    """Facts read by eye in onnxruntime 1.17.0's gradient_builder.cc and the stop table."""
+    data = load_registry()
+    assert data["onnxruntime"]["commit"].startswith("ccb73fd827d2")
+    assert data["builders"]["GetGemmGradient"]["inputs"]["fixed"] == [0, 1, 2]
+    assert data["builders"]["GetWhereGradient"]["inputs"]["fixed"] == [1, 2]
+    assert data["builders"]["GetConvGradient"]["inputs"]["from"] == 0
+    assert data["stop_gradient_edges"]["Clip"] == [1, 2]
+    assert data["registry"]["BatchNormInternal"] == "GetBatchNormalizationGradient"

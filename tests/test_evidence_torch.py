@@ -1,0 +1,82 @@
+"""The PyTorch source: verdicts checked against torch's documented behaviour and the math."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from gendoc.evidence import sources
+from gendoc.evidence.outcome import Verdict
+from gendoc.model import Reference
+
+
+def _verdicts(reference: Reference, op: str) -> dict[str, Verdict]:
+    torch_source = sources.torch_source()
+    evidence = torch_source.evaluate(reference.operator("", op).latest)
+    return {p.label: p.verdict for p in evidence.parameters}
+
+
+def test_without_torch_every_verdict_is_unavailable(
+    reference: Reference, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
+    monkeypatch.setattr(sources.importlib.util, "find_spec", lambda name: None)
+    evidence = sources.torch_source().evaluate(reference.operator("", "Add").latest)
+    assert {p.verdict for p in evidence.parameters} == {Verdict.UNAVAILABLE}
+    assert {p.detail for p in evidence.parameters} == {"torch is not installed"}
+
+
+def test_smooth_operator_has_gradients(reference: Reference) -> None:
+    pytest.importorskip("torch")
+    assert _verdicts(reference, "MatMul") == {
+        "input A": Verdict.GRADIENT,
+        "input B": Verdict.GRADIENT,
+        "output Y": Verdict.GRADIENT,
+    }
+
+
+def test_piecewise_constant_gradient_is_zero(reference: Reference) -> None:
+    pytest.importorskip("torch")
+    assert _verdicts(reference, "Floor") == {"input X": Verdict.ZERO, "output Y": Verdict.ZERO}
+
+
+def test_refusals_keep_torch_reason(reference: Reference) -> None:
+    pytest.importorskip("torch")
+    torch_source = sources.torch_source()
+    evidence = torch_source.evaluate(reference.operator("", "NegativeLogLikelihoodLoss").latest)
+    weight = evidence.verdict_of("input weight")
+    assert weight is not None and weight.verdict is Verdict.REFUSED
+    assert "not differentiable with respect to argument 'weight'" in weight.detail
+    assert evidence.verdict_of("input target").verdict is Verdict.REFUSED  # int64 labels
+    assert evidence.verdict_of("input input").verdict is Verdict.GRADIENT
+    assert "F.nll_loss" in evidence.detail
+
+
+def test_integer_outputs_and_python_values_are_refused(reference: Reference) -> None:
+    pytest.importorskip("torch")
+    topk = _verdicts(reference, "TopK")
+    assert topk["output Indices"] is Verdict.REFUSED
+    assert topk["output Values"] is Verdict.GRADIENT
+    assert topk["input K"] is Verdict.REFUSED  # torch.topk takes k as a Python int
+    equal = _verdicts(reference, "Equal")
+    assert set(equal.values()) == {Verdict.REFUSED}
+
+
+def test_unmapped_and_unreturned_are_unavailable(reference: Reference) -> None:
+    pytest.importorskip("torch")
+    assert set(_verdicts(reference, "Loop").values()) == {Verdict.UNAVAILABLE}
+    dropout = _verdicts(reference, "Dropout")
+    assert dropout["output mask"] is Verdict.UNAVAILABLE  # F.dropout returns no mask
+
+
+def test_every_mapping_names_real_inputs_and_runs(reference: Reference) -> None:
+    pytest.importorskip("torch")
+    from gendoc.evidence.torch_ops import TORCH_OPS
+
+    for name, spec in TORCH_OPS.items():
+        schema = reference.operator("", name).latest
+        assert set(spec.inputs) <= {p.name for p in schema.inputs}, name
+        evidence = sources.torch_source().evaluate(schema)
+        failed = [p.detail for p in evidence.parameters if "torch call failed" in p.detail]
+        assert not failed, (name, failed[:1])
