@@ -80,6 +80,8 @@ def fix_command(out: Path, options: RenderOptions, schemas: Sequence[str] = ()) 
         parts += ["--undefined", options.undefined]
     if options.templates is not None:
         parts += ["--templates", str(options.templates)]
+    if not options.schema_translation:
+        parts.append("--no-schema-translation")
     return shlex.join(parts)
 
 

@@ -50,11 +50,21 @@ def _add_render_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--templates", type=Path, metavar="DIR", help="folder of templates that override gendoc's"
     )
+    parser.add_argument(
+        "--no-schema-translation",
+        dest="schema_translation",
+        action="store_false",
+        help="keep onnx's schema text in English when --lang is not en",
+    )
 
 
 def _render_options(args: argparse.Namespace) -> RenderOptions:
     return RenderOptions(
-        style=args.style, lang=args.lang, undefined=args.undefined, templates=args.templates
+        style=args.style,
+        lang=args.lang,
+        undefined=args.undefined,
+        templates=args.templates,
+        schema_translation=args.schema_translation,
     )
 
 

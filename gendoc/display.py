@@ -20,6 +20,8 @@ from __future__ import annotations
 import gettext
 import re
 from collections.abc import Callable, Iterable
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from markupsafe import Markup
@@ -27,6 +29,7 @@ from markupsafe import Markup
 from gendoc.gendoc_format import docs_base, render_text
 from gendoc.i18n import N_
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
+from gendoc.schema_catalog import SchemaText
 from gendoc.stats import tally
 
 TAGS = {
@@ -96,12 +99,15 @@ class Display:
         onnx_version: str = "",
         *,
         hide_undefined: bool = False,
+        schema: SchemaText | None = None,
     ) -> None:
         self.labels = translations
+        self.lang = translations.info().get("language", "en").split("_")[0] or "en"
         self.gettext: Callable[[str], str] = translations.gettext
         self.ngettext: Callable[[str, str, int], str] = translations.ngettext
         self.docs_base = docs_base(onnx_version) if onnx_version else ""
         self.hide_undefined = hide_undefined
+        self.schema = schema
 
     def tag(self, differentiability: Differentiability | str) -> str:
         return self.gettext(TAGS[Differentiability(differentiability)])
@@ -200,7 +206,26 @@ class Display:
         return text
 
     def schema_text(self, text: str) -> str:
-        return render_text(text, self.docs_base)
+        """Schema prose as safe HTML, translated paragraph by paragraph where a catalog can.
+
+        A paragraph with no current translation (missing, or fuzzy because onnx
+        changed it) is shown in English, marked, so a stale translation never is.
+        """
+        if self.schema is None:
+            return render_text(text, self.docs_base)
+        html = []
+        for translated, run in groupby(self.schema.paragraphs(text), key=itemgetter(1)):
+            body = render_text("\n\n".join(p for p, _ in run), self.docs_base)
+            if translated:
+                html.append(body)
+            else:
+                note = self.gettext("Not translated yet: the English original.")
+                html.append(
+                    f'<div class="gd-untranslated" lang="en">\n'
+                    f'<p class="gd-untranslated-note" lang="{self.lang}">{note}</p>\n'
+                    f"{body}\n</div>"
+                )
+        return "\n".join(html)
 
     def filters(self) -> dict[str, Callable[..., Any]]:
         """Everything above as Jinja filters, under the names the templates use."""

@@ -53,7 +53,7 @@ def read_catalog(path: Path, lang: str) -> Catalog:
     """A ``.po`` file as a Babel catalog; a broken one is one line naming the file and line."""
     try:
         with path.open("rb") as f:
-            return read_po(f, locale=_locale(lang), abort_invalid=True)
+            return read_po(f, locale=locale_of(lang), abort_invalid=True)
     except PoFileError as exc:
         raise UsageError(f"{path}: invalid message catalog: {exc}") from None
     except (UnicodeDecodeError, ValueError) as exc:
@@ -62,7 +62,7 @@ def read_catalog(path: Path, lang: str) -> Catalog:
         raise UsageError(f"cannot read message catalog {path}: {exc.strerror or exc}") from None
 
 
-def _locale(lang: str) -> str:
+def locale_of(lang: str) -> str:
     return {"zh": "zh_Hans_CN"}.get(lang, lang)
 
 

@@ -20,6 +20,7 @@ from gendoc.errors import UsageError
 from gendoc.i18n import LANGUAGES, translations
 from gendoc.model import Reference
 from gendoc.resources import templates_root
+from gendoc.schema_catalog import schema_text
 from gendoc.styles import STYLES
 
 UNDEFINED_MODES = ("tag", "statement")
@@ -58,6 +59,8 @@ class RenderOptions:
     lang: str = "en"
     undefined: str = "tag"
     templates: Path | None = None
+    schema_translation: bool = True
+    """Show translated schema text where the catalogs have it (any language but English)."""
 
     def __post_init__(self) -> None:
         for value, allowed, what in (
@@ -81,7 +84,12 @@ def search_path(templates: Path | None) -> tuple[str, ...]:
 
 @cache
 def _environment(
-    folders: tuple[str, ...], style: str, lang: str, hide_undefined: bool, onnx_version: str
+    folders: tuple[str, ...],
+    style: str,
+    lang: str,
+    hide_undefined: bool,
+    onnx_version: str,
+    translate_schemas: bool,
 ) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(list(folders)),
@@ -96,7 +104,8 @@ def _environment(
     user = Path(folders[0]) if len(folders) > 1 else None
     labels = translations(lang if STYLES[style].translated else "en", user)
     env.install_gettext_translations(labels, newstyle=True)
-    display = Display(labels, onnx_version, hide_undefined=hide_undefined)
+    schema = schema_text(lang, user) if translate_schemas else None
+    display = Display(labels, onnx_version, hide_undefined=hide_undefined, schema=schema)
     env.filters.update(STYLES[style].filters(display))
     return env
 
@@ -109,6 +118,7 @@ def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Enviro
         options.lang,
         options.undefined == "statement",
         onnx_version,
+        options.schema_translation and options.lang != "en" and STYLES[options.style].translated,
     )
 
 

@@ -19,10 +19,18 @@ from __future__ import annotations
 
 import inspect
 import re
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
+
+from gendoc.i18n import catalog_path, locale_of, read_catalog
 from gendoc.model import Reference, Schema, domain_label
+from gendoc.resources import templates_root
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -99,3 +107,150 @@ def catalog_name(domain: str) -> str:
 def newest_versions(reference: Reference, domain: str) -> list[Schema]:
     """The newest version of every operator of a domain: what translators do first."""
     return [op.latest for op in reference.operators(domain)]
+
+
+def build_template(reference: Reference, domain: str) -> Catalog:
+    """The ``.pot`` of one domain: every paragraph of every version, newest versions first.
+
+    Entries of the newest versions come first, so a translator meets what
+    readers see most before what only the changelog shows.
+    """
+    newest = newest_versions(reference, domain)
+    older = [s for op in reference.operators(domain) for s in op.versions[:-1]]
+    template = Catalog(project="gendoc", domain=catalog_name(domain), fuzzy=False)
+    for paragraph, occurrences in catalog_entries([*newest, *older]).items():
+        shown = "; ".join(str(o) for o in occurrences[:3])
+        more = len(occurrences) - 3
+        template.add(
+            paragraph,
+            auto_comments=[shown + (f"; and {more} more" if more > 0 else "")],
+            flags=("no-python-format",),
+        )
+    return template
+
+
+def update_catalog(template: Catalog, path: Path, lang: str) -> Catalog:
+    """Merge ``template`` into the catalog at ``path`` (created when missing).
+
+    Babel's update keeps every translation whose msgid still exists and
+    marks the closest old translation *fuzzy* for a changed paragraph, so a
+    stale translation is kept for the translator but never shown.
+    """
+    catalog = read_catalog(path, lang) if path.is_file() else Catalog(locale=locale_of(lang))
+    catalog.domain = template.domain
+    catalog.update(template, update_creation_date=False)
+    catalog.obsolete.clear()
+    return catalog
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, catalog, width=100, no_location=True, ignore_obsolete=True)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How much of a domain's newest schema text a catalog translates."""
+
+    domain: str
+    translated: int
+    fuzzy: int
+    missing: int
+
+    @property
+    def total(self) -> int:
+        return self.translated + self.fuzzy + self.missing
+
+
+def coverage(reference: Reference, domain: str, lang: str, root: Path) -> Coverage:
+    """Translated, fuzzy and missing paragraphs among the newest versions of ``domain``."""
+    path = catalog_path(root, lang, catalog_name(domain))
+    catalog = read_catalog(path, lang) if path.is_file() else Catalog()
+    counts = {"translated": 0, "fuzzy": 0, "missing": 0}
+    for paragraph in catalog_entries(newest_versions(reference, domain)):
+        message = catalog.get(paragraph)
+        if message is None or not message.string:
+            counts["missing"] += 1
+        elif message.fuzzy:
+            counts["fuzzy"] += 1
+        else:
+            counts["translated"] += 1
+    return Coverage(domain, **counts)
+
+
+def update_all(reference: Reference, root: Path, lang: str) -> list[Path]:
+    """``make catalogs``: bring every domain's schema catalog of ``lang`` up to date."""
+    written = []
+    for domain in reference.domains:
+        path = catalog_path(root, lang, catalog_name(domain))
+        write_catalog(update_catalog(build_template(reference, domain), path, lang), path)
+        written.append(path)
+    return written
+
+
+class SchemaText:
+    """Schema paragraphs in one language: translated when a current translation exists.
+
+    ``translated`` maps an English paragraph to its translation; fuzzy and
+    empty entries are not in it. A paragraph whose translation is the same
+    text (a formula) counts as translated.
+    """
+
+    def __init__(self, translated: dict[str, str]) -> None:
+        self._translated = translated
+
+    def paragraphs(self, text: str) -> list[tuple[str, bool]]:
+        """Each paragraph of ``text`` as shown, with whether it is shown translated.
+
+        A code-only paragraph counts as translated: it is the same in every language.
+        """
+        shown = []
+        for paragraph in paragraphs(text):
+            if not is_translatable(paragraph):
+                shown.append((paragraph, True))
+            elif paragraph in self._translated:
+                shown.append((self._translated[paragraph], True))
+            else:
+                shown.append((paragraph, False))
+        return shown
+
+
+def schema_text(lang: str, templates: Path | None = None) -> SchemaText:
+    """Every schema catalog of ``lang``: gendoc's, then the user's, which override them."""
+    return SchemaText(_current_translations(lang, templates))
+
+
+def _current_translations(lang: str, templates: Path | None) -> dict[str, str]:
+    translated: dict[str, str] = {}
+    for root in (templates_root(), templates):
+        if root is None:
+            continue
+        folder = catalog_path(root, lang, "schema-x").parent
+        for path in sorted(folder.glob("schema-*.po")):
+            translated.update(_read_current(path, lang, path.stat().st_mtime_ns))
+    return translated
+
+
+@cache
+def _read_current(path: Path, lang: str, mtime_ns: int) -> dict[str, str]:
+    return {
+        m.id: m.string
+        for m in read_catalog(path, lang)
+        if m.id and isinstance(m.id, str) and m.string and not m.fuzzy
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m gendoc.schema_catalog LANG...``: update the schema catalogs."""
+    from gendoc.collect import collect
+
+    reference = collect(with_examples=False)
+    for lang in argv if argv is not None else sys.argv[1:]:
+        for path in update_all(reference, templates_root(), lang):
+            print(f"updated {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
