@@ -74,7 +74,7 @@ def main() -> None:
     )
     print(f"numeric pairs: {pairs}")
     for entry in numeric["not_evaluated"]:
-        print(f"  not evaluated: {entry['op']}-{entry['version']}: {entry['reason']}")
+        print(f"  not evaluated: {entry['op']}-{entry['version']}: {entry['message']}")
 
 
 if __name__ == "__main__":

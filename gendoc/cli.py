@@ -167,9 +167,19 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
+    from gendoc.audit.command import FAIL_ON, ReportFormat
     from gendoc.audit.command import run as run_audit_command
 
-    return run_audit_command(args)
+    return run_audit_command(
+        args.schemas,
+        domains=args.domain,
+        ops=args.op,
+        numeric=args.numeric,
+        report_format=ReportFormat(args.format),
+        fail_on=FAIL_ON[args.fail_on],
+        max_seconds=args.max_seconds,
+        jobs=args.jobs,
+    )
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -136,8 +136,8 @@ def test_numeric_on_real_onnx_operators() -> None:
     [
         (["--domain", "com.nowhere"], "unknown domain 'com.nowhere'"),
         (["--op", "NoSuchOp"], "no operator 'NoSuchOp'"),
-        (["--jobs", "-1"], "--jobs must be 0 or more"),
-        (["--max-seconds", "0", "--numeric"], "--max-seconds must be positive"),
+        (["--jobs", "-1"], "worker processes (jobs) must be 0 or more, not -1"),
+        (["--max-seconds", "0", "--numeric"], "time budget (max_seconds) must be positive, not 0"),
         (["--format", "yaml"], "invalid choice"),
     ],
 )

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from gendoc.audit import RULES, Finding, Severity, audit_reference
+from gendoc.audit import RULES, Finding, Message, ParameterRef, Part, Severity, audit_reference
 from gendoc.audit.lints import CHECKS, holds_float, lint_reference
 from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.errors import UsageError
@@ -55,7 +55,10 @@ def reference(*schemas: Schema) -> Reference:
 
 
 def found(*schemas: Schema) -> list[tuple[str, str, int, str | None]]:
-    return [(f.rule, f.op, f.version, f.parameter) for f in lint_reference(reference(*schemas))]
+    return [
+        (f.rule, f.op, f.version, str(f.parameter) if f.parameter else None)
+        for f in lint_reference(reference(*schemas))
+    ]
 
 
 def test_gd001_integer_output_tagged_differentiable_is_an_error() -> None:
@@ -70,8 +73,11 @@ def test_gd001_integer_output_tagged_differentiable_is_an_error() -> None:
             "",
             "ArgMax",
             13,
-            "output reduced",
-            "tagged differentiable but its types (tensor(int64)) hold no floating-point value",
+            ParameterRef(Part.OUTPUT, "reduced"),
+            Message(
+                "tagged differentiable but its types ({types}) hold no floating-point value",
+                (("types", "tensor(int64)"),),
+            ),
         )
     ]
     text = format_text(audit_reference(reference(argmax), ops=["ArgMax"])).splitlines()
@@ -142,7 +148,7 @@ def test_gd005_and_gd006_compare_consecutive_versions() -> None:
     ]
     findings = lint_reference(reference(*versions))
     flips = [
-        (f.rule, f.version, f.parameter, f.message)
+        (f.rule, f.version, str(f.parameter), f.message)
         for f in findings
         if f.rule in ("GD005", "GD006")
     ]
@@ -162,7 +168,9 @@ def test_gd005_and_gd006_compare_consecutive_versions() -> None:
 def test_gd007_suggests_non_differentiable_for_float_free_undefined_parameters() -> None:
     op = schema("G", [param("X", D), param("indices", U, "I")], [param("Y", D)])
     findings = [f for f in lint_reference(reference(op)) if f.rule == "GD007"]
-    assert [(f.parameter, f.severity) for f in findings] == [("input indices", Severity.INFO)]
+    assert [(f.parameter, f.severity) for f in findings] == [
+        (ParameterRef(Part.INPUT, "indices"), Severity.INFO)
+    ]
     assert "non-differentiable is the likely tag" in findings[0].message
     assert found(schema("H", [param("X", U)], [param("Y", U)])) == []
 
@@ -193,7 +201,7 @@ def test_findings_are_sorted_worst_first_and_reproducible() -> None:
     ]
     assert format_json(first) == format_json(again)
     assert first.summary() == "1 error, 2 warnings, 1 info"
-    assert first.fails("error") and first.fails("warning") and not first.fails("never")
+    assert first.fails(Severity.ERROR) and first.fails(Severity.WARNING) and not first.fails(None)
 
 
 def test_fail_on_threshold() -> None:
@@ -201,8 +209,12 @@ def test_fail_on_threshold() -> None:
         reference(schema("A", [param("X", D), param("W", U)], [param("Y", D)]))
     )
     info_only = audit_reference(reference(schema("M", [param("k", U, "I")], [param("Y", U)])))
-    assert not warning_only.fails("error") and warning_only.fails("warning")
-    assert not info_only.fails("warning") and not info_only.fails("error")
+    assert warning_only.exit_status(Severity.ERROR) == 0
+    assert warning_only.exit_status(Severity.WARNING) == 1
+    assert warning_only.exit_status() == 0  # errors only, by default
+    assert info_only.exit_status(Severity.WARNING) == 0
+    assert info_only.exit_status(Severity.INFO) == 1
+    assert info_only.exit_status(None) == 0
 
 
 def test_scope_selection_and_unknown_names() -> None:
@@ -230,7 +242,11 @@ def test_report_dict_and_markdown() -> None:
         "op": "A",
         "version": 1,
         "parameter": None,
+        "part": None,
+        "name": None,
         "message": "input X tagged differentiable but no output is (outputs: Y non-differentiable)",
+        "message_id": "input {inputs} tagged differentiable but no output is (outputs: {outputs})",
+        "args": {"inputs": "X", "outputs": "Y non-differentiable"},
     }
     assert data["numeric"] is None
     assert [r["id"] for r in data["rules"]] == list(RULES)

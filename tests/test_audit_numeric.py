@@ -7,17 +7,17 @@ schemas and the reference evaluator gets the implementations as ``new_ops``.
 
 from __future__ import annotations
 
-import io
 import time
 
 import numpy as np
 import pytest
 
-from gendoc.audit import AuditReport, ProbeSettings, audit_reference
-from gendoc.audit.cases import NumericCase, plan_jobs
-from gendoc.audit.evidence import ProgressBar
-from gendoc.audit.numeric import PairClass, PairEvidence, probe_model
+from gendoc.audit import AuditReport, ParameterRef, Part, ProbeSettings, Reason, audit_reference
+from gendoc.audit.cases import NumericCase
+from gendoc.audit.plan import plan_jobs
+from gendoc.audit.probe import probe_model
 from gendoc.audit.report import format_text
+from gendoc.audit.results import PairClass, PairEvidence, cause
 from tests.custom_schemas import audit_impl
 from tests.custom_schemas.audit_impl import I64, IMPLEMENTATIONS, F, audit_cases, model
 
@@ -54,22 +54,27 @@ def test_jump_within_a_step_is_unstable() -> None:
 
 def test_integer_output_and_integer_input_are_not_float() -> None:
     pair = classify("Index", (X,), io_types=([("X", F)], [("Y", I64)]))
-    assert (pair.kind, pair.reason) == (PairClass.NOT_FLOAT, "output is int64")
+    assert (pair.kind, pair.cause.reason) == (PairClass.NOT_FLOAT, Reason.NON_FLOAT_OUTPUT)
+    assert pair.detail.text == "output is int64"
     integers = np.arange(6, dtype=np.int64).reshape(2, 3)
     pair = classify("Double", (integers,), io_types=([("X", I64)], [("Y", I64)]))
-    assert (pair.kind, pair.reason) == (PairClass.NOT_FLOAT, "input is int64")
+    assert (pair.kind, pair.cause.reason) == (PairClass.NOT_FLOAT, Reason.NON_FLOAT_INPUT)
+    assert (pair.detail.id, pair.detail.args) == ("input is {dtype}", {"dtype": "int64"})
 
 
 def test_unevaluated_pairs_say_why() -> None:
     missing = classify("Broken", (X,))
     assert missing.kind is PairClass.UNEVALUATED
-    assert missing.reason.startswith("evaluation failed: NotImplementedError")
+    assert missing.cause.reason is Reason.EVALUATION_FAILED
+    assert missing.detail.text.startswith("evaluation failed: NotImplementedError")
     random = classify("Noise", (X,))
     assert random.kind is PairClass.UNEVALUATED
-    assert random.reason == "two identical runs gave different outputs (a random operator)"
+    assert random.cause.reason is Reason.RANDOM
+    assert random.detail.text == "two identical runs gave different outputs (a random operator)"
     wrong_arity = probe_model(model("Double", *UNARY), (X, X), new_ops=IMPLEMENTATIONS)
     assert not wrong_arity.ran
-    assert wrong_arity.notes == ("the case has 2 inputs for 1 graph inputs",)
+    assert wrong_arity.failure == cause(Reason.INPUT_COUNT, given=2, expected=1)
+    assert wrong_arity.failure.message.text == "the case has 2 inputs for 1 graph inputs"
 
 
 def test_float64_falls_back_to_the_model_dtype_and_says_so() -> None:
@@ -77,8 +82,8 @@ def test_float64_falls_back_to_the_model_dtype_and_says_so() -> None:
     assert evidence.pairs[0].kind is PairClass.NONZERO
     assert evidence.pairs[0].max_slope == pytest.approx(3.0, rel=1e-3)
     (note,) = evidence.notes
-    assert note.startswith("float64 evaluation failed (TypeError: ")
-    assert note.endswith("; kept the model's dtypes")
+    assert note.text.startswith("float64 evaluation failed (TypeError: ")
+    assert note.text.endswith("; kept the model's dtypes")
 
 
 def test_probes_repeat_with_the_seed_and_change_with_it() -> None:
@@ -102,13 +107,14 @@ def test_expired_deadline_leaves_pairs_unevaluated() -> None:
     )
     assert not evidence.complete
     assert evidence.pairs[0].kind is PairClass.UNEVALUATED
-    assert evidence.pairs[0].reason == "time budget exhausted"
+    assert evidence.pairs[0].cause.reason is Reason.OUT_OF_TIME
+    assert evidence.pairs[0].detail.text == "time budget exhausted"
 
 
 def test_merge_keeps_the_most_informative_class() -> None:
     zero = PairEvidence("X", "Y", PairClass.ZERO, probes=4)
     nonzero = PairEvidence("X", "Y", PairClass.NONZERO, probes=4, nonzero=2, max_slope=2.0)
-    failed = PairEvidence("X", "Y", PairClass.UNEVALUATED, reason="boom")
+    failed = PairEvidence("X", "Y", PairClass.UNEVALUATED, cause=cause(Reason.NO_PROBE))
     merged = zero.merge(failed).merge(nonzero)
     assert (merged.kind, merged.probes, merged.nonzero, merged.cases) == (
         PairClass.NONZERO,
@@ -117,6 +123,8 @@ def test_merge_keeps_the_most_informative_class() -> None:
         3,
     )
     assert zero.merge(failed).kind is PairClass.ZERO
+    unstable = PairEvidence("X", "Y", PairClass.UNSTABLE, probes=1, unstable=1)
+    assert zero.merge(unstable).kind is unstable.merge(zero).kind is PairClass.UNSTABLE
 
 
 def test_plan_casts_to_float64_only_where_the_types_allow_double() -> None:
@@ -131,7 +139,9 @@ def test_plan_casts_to_float64_only_where_the_types_allow_double() -> None:
     assert [c.float64_inputs for c in by_op["Double"]] == [("X",), ("X",)]
     (single,) = by_op["Single"]
     assert single.float64_inputs == ()
-    assert single.notes == ("input X kept in float32: its types do not include double",)
+    assert [n.text for n in single.notes] == [
+        "input X kept in float32: its types do not include double"
+    ]
     assert skipped == []
 
 
@@ -144,7 +154,7 @@ def test_one_graph_input_feeding_two_parameters_is_not_attributed() -> None:
     )
     (case,) = jobs[0].cases
     assert case.input_params == ()
-    assert case.notes == ("one graph input feeds S, X; not attributed",)
+    assert [n.text for n in case.notes] == ["one graph input feeds S, X; not attributed"]
 
 
 def _numeric_audit(**kwargs: object) -> AuditReport:
@@ -155,7 +165,7 @@ def _numeric_audit(**kwargs: object) -> AuditReport:
 
 def test_mis_tagged_operators_are_reported() -> None:
     report = _numeric_audit(jobs=1)
-    numeric = {(f.rule, f.op, f.parameter): f for f in report.findings if f.rule >= "GD1"}
+    numeric = {(f.rule, f.op, str(f.parameter)): f for f in report.findings if f.rule >= "GD1"}
     # Double computes 2 X but tags X non-differentiable.
     double = numeric[("GD101", "Double", "input X")]
     assert double.message == (
@@ -179,19 +189,23 @@ def test_mis_tagged_operators_are_reported() -> None:
         ("GD103", "Step", "output Y"),
     }
     # The int64 output of Index is a static error; numerically it is simply not float.
-    assert ("GD001", "Index", "output Y") in {(f.rule, f.op, f.parameter) for f in report.findings}
+    assert ("GD001", "Index", ParameterRef(Part.OUTPUT, "Y")) in {
+        (f.rule, f.op, f.parameter) for f in report.findings
+    }
     evidence = {e.op: e for e in report.numeric.operators}
     assert [p.kind for p in evidence["Index"].pairs] == [PairClass.NOT_FLOAT]
-    assert evidence["Step"].notes == ("input X kept in float32: its types do not include double",)
+    assert [n.text for n in evidence["Step"].notes] == [
+        "input X kept in float32: its types do not include double"
+    ]
     (broken,) = report.numeric.not_evaluated
-    assert (broken.op, broken.reason.split(":")[0]) == ("Broken", "evaluation failed")
+    assert (broken.op, broken.cause.reason) == ("Broken", Reason.EVALUATION_FAILED)
     assert (report.numeric.with_data, report.numeric.evaluated) == (6, 5)
     assert report.numeric.counts() == {
-        "nonzero": 3,
-        "zero": 2,
-        "unstable": 0,
-        "not-float": 1,
-        "unevaluated": 0,
+        PairClass.NONZERO: 3,
+        PairClass.ZERO: 2,
+        PairClass.UNSTABLE: 0,
+        PairClass.NOT_FLOAT: 1,
+        PairClass.UNEVALUATED: 0,
     }
     text = format_text(report)
     assert "evidence, not proof" in text
@@ -208,16 +222,5 @@ def test_time_budget_marks_operators_not_evaluated() -> None:
     report = _numeric_audit(jobs=1, max_seconds=1e-9)
     assert report.numeric.timed_out
     assert report.numeric.operators == ()
-    assert {s.reason for s in report.numeric.not_evaluated} == {"time budget exhausted"}
+    assert {s.cause.reason for s in report.numeric.not_evaluated} == {Reason.OUT_OF_TIME}
     assert "time budget exhausted" in format_text(report)
-
-
-def test_progress_bar_draws_in_place() -> None:
-    stream = io.StringIO()
-    bar = ProgressBar(4, stream=stream, width=8)
-    bar.advance()
-    bar.advance()
-    bar.close()
-    drawn = stream.getvalue()
-    assert "\r[####----] 2/4 test cases 0:00" in drawn
-    assert drawn.endswith("\r")

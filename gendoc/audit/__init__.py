@@ -6,13 +6,28 @@ audit checks the claims of the model (:mod:`gendoc.model`) two ways:
 * static lints (:mod:`gendoc.audit.lints`), rules ``GD0xx``: contradictions
   visible in the schema alone, such as an integer output tagged
   differentiable. They take milliseconds for all of onnx.
-* numeric evidence (:mod:`gendoc.audit.numeric`), rules ``GD1xx``: Jacobians
-  estimated by central finite differences with onnx's reference evaluator
-  on the inputs of onnx's backend test cases, compared with the tags.
-  Evidence, not proof.
+* numeric evidence, rules ``GD1xx``: Jacobians estimated by central finite
+  differences with onnx's reference evaluator on the inputs of onnx's
+  backend test cases, compared with the tags. Evidence, not proof.
+
+One module per step of the numeric part: :mod:`~gendoc.audit.cases` (where
+test cases come from), :mod:`~gendoc.audit.plan` (which cases per
+operator), :mod:`~gendoc.audit.probe` (finite differences on one model),
+:mod:`~gendoc.audit.run` (process pool, deadline, progress bar),
+:mod:`~gendoc.audit.judge` (evidence against tags); their types are in
+:mod:`~gendoc.audit.results`, the findings and rules in
+:mod:`~gendoc.audit.findings`, the renderings in :mod:`~gendoc.audit.report`.
 
 Public API, used by the command line and by the site's "Tag audit" pages;
 it is kept stable:
+
+``audit(source=(), *, domains=(), ops=(), numeric=False, max_seconds=None,
+jobs=0, progress=None, cases=None, settings=DEFAULT_SETTINGS)``
+    Audit a :class:`~gendoc.model.Reference`, or onnx's schemas plus those of
+    the named schema modules (whose ``audit_cases()``, if any, add
+    :class:`NumericCase` objects to the numeric part), and return an
+    :class:`AuditReport`. ``progress=None`` draws a bar only when stderr is
+    a terminal.
 
 ``audit_reference(reference, *, domains=(), ops=(), numeric=False,
 max_seconds=None, jobs=0, progress=False, cases=None, settings=DEFAULT_SETTINGS)``
@@ -27,120 +42,62 @@ max_seconds=None, jobs=0, progress=False, cases=None, settings=DEFAULT_SETTINGS)
     :class:`NumericCase` objects. Without ``numeric`` only the static lints
     run (milliseconds for all of onnx). Workers are started with ``spawn``:
     a script that passes ``jobs`` other than 1 needs the usual
-    ``if __name__ == "__main__":`` guard.
+    ``if __name__ == "__main__":`` guard. The seed is fixed
+    (:class:`ProbeSettings`): serial and parallel runs give the same report.
 
 ``Reference.scope(domains, ops)``, ``default_cases(scope)``
     The scope filter and the default numeric cases (onnx's backend test
     cases, collected once per process, when the scope has an onnx domain).
-    A ``--schemas`` module may define ``audit_cases()`` returning
-    :class:`NumericCase` objects; ``gendoc audit --numeric`` adds them.
 
 ``AuditReport``
     ``findings``: a list of :class:`Finding`, sorted worst first, then by
     domain, operator, version, rule and parameter. ``findings_for(domain,
     op)`` selects those of one operator page. ``to_dict()`` is the JSON form
     (stable key order; no timings). ``summary()`` is ``N errors, M warnings,
-    K info``. ``numeric`` holds the evidence (a ``NumericResult``: coverage,
-    per-pair classes, ``evidence_for(domain, op)``) or ``None``.
+    K info``. ``exit_status(fail_on)`` is 1 when a finding is at least as
+    severe as ``fail_on`` (a :class:`Severity`; ``None``: never), else 0.
+    ``numeric`` holds the evidence (a ``NumericResult``: coverage, per-pair
+    :class:`PairClass`, ``evidence_for(domain, op)``) or ``None``.
 
-``Finding(rule, severity, domain, op, version, parameter, message)``
+``Finding(rule, severity, domain, op, version, parameter, text)``
     ``severity`` is a :class:`Severity` (a ``str`` enum: ``"error"``,
     ``"warning"``, ``"info"``); ``domain`` is ``""`` for the default domain;
-    ``parameter`` is ``"input X"``, ``"output Y"`` or ``None``.
+    ``parameter`` is a :class:`ParameterRef` (``part``, a :class:`Part`, and
+    ``name``; ``str()`` gives ``"input X"``) or ``None``. ``text`` is a
+    :class:`Message`: ``message_id`` is the English template (a gettext
+    message id), ``args`` its arguments, ``message`` the English text; a
+    translated page shows ``gettext(f.message_id).format(**f.args)``.
 
 ``RULES``
     The catalogue of :class:`Rule` objects by id (``GD001``...), each with
-    its severity and one-line explanation.
+    its severity and one-line ``title`` (English, and its own message id).
 """
 
 from __future__ import annotations
 
-import os
-import sys
-import time
-from collections.abc import Iterable, Sequence
-
-from gendoc.audit.cases import NumericCase, backend_cases, is_onnx_domain
-from gendoc.audit.evidence import numeric_findings, run_numeric
-from gendoc.audit.findings import RULES, Finding, Rule, Severity
-from gendoc.audit.lints import lint_reference
-from gendoc.audit.numeric import DEFAULT_SETTINGS, ProbeSettings
-from gendoc.audit.report import AuditReport
-from gendoc.errors import UsageError
-from gendoc.model import Reference
+from gendoc.audit.api import audit, audit_reference, default_cases
+from gendoc.audit.cases import NumericCase
+from gendoc.audit.findings import RULES, Finding, ParameterRef, Part, Rule, Severity
+from gendoc.audit.messages import Message
+from gendoc.audit.report import AuditReport, ReportFormat
+from gendoc.audit.results import DEFAULT_SETTINGS, PairClass, ProbeSettings, Reason
 
 __all__ = [
+    "DEFAULT_SETTINGS",
     "RULES",
     "AuditReport",
     "Finding",
+    "Message",
     "NumericCase",
+    "PairClass",
+    "ParameterRef",
+    "Part",
     "ProbeSettings",
+    "Reason",
+    "ReportFormat",
     "Rule",
     "Severity",
+    "audit",
     "audit_reference",
     "default_cases",
 ]
-
-
-def default_cases(scope: Reference, *, progress: bool = False) -> tuple[NumericCase, ...]:
-    """onnx's backend test cases when the scope has an onnx domain; none otherwise.
-
-    Collecting them takes seconds, so a scope of custom domains skips it.
-    """
-    if not any(is_onnx_domain(d) for d in scope.domains):
-        return ()
-    if progress:
-        print("collecting onnx's backend test cases...", file=sys.stderr)
-    return backend_cases()
-
-
-def _workers(jobs: int) -> int:
-    if jobs < 0:
-        raise UsageError(f"--jobs must be 0 or more, not {jobs}")
-    if jobs:
-        return jobs
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-def audit_reference(
-    reference: Reference,
-    *,
-    domains: Sequence[str] = (),
-    ops: Sequence[str] = (),
-    numeric: bool = False,
-    max_seconds: float | None = None,
-    jobs: int = 0,
-    progress: bool = False,
-    cases: Iterable[NumericCase] | None = None,
-    settings: ProbeSettings = DEFAULT_SETTINGS,
-) -> AuditReport:
-    """Lint ``reference`` and, with ``numeric``, weigh finite-difference evidence."""
-    if max_seconds is not None and max_seconds <= 0:
-        raise UsageError(f"--max-seconds must be positive, not {max_seconds:g}")
-    deadline = None if max_seconds is None else time.time() + max_seconds
-    workers = _workers(jobs)
-    scope = reference.scope(domains, ops)
-    findings = lint_reference(scope)
-    result = None
-    if numeric:
-        if cases is None:
-            cases = default_cases(scope, progress=progress)
-        result = run_numeric(
-            scope,
-            cases,
-            settings=settings,
-            workers=workers,
-            deadline=deadline,
-            progress=progress,
-        )
-        findings = sorted([*findings, *numeric_findings(scope, result)], key=Finding.sort_key)
-    return AuditReport(
-        onnx_version=reference.onnx_version,
-        domains=tuple(scope.domains),
-        ops=tuple(sorted(set(ops))),
-        operator_count=sum(1 for _ in scope.operators()),
-        findings=findings,
-        numeric=result,
-    )

@@ -1,35 +1,53 @@
-"""``gendoc audit``: collect, audit, print, and exit according to ``--fail-on``."""
+"""``gendoc audit``: audit, print one rendering of the report, return the exit status.
+
+The command line parses its options into these typed arguments; nothing
+here knows about argparse, so the same call works from Python.
+"""
 
 from __future__ import annotations
 
-import argparse
 import sys
+from collections.abc import Sequence
+from typing import TextIO
 
-from gendoc.audit import audit_reference, default_cases
-from gendoc.audit.cases import module_cases
-from gendoc.audit.report import FORMATTERS
-from gendoc.collect import collect
+from gendoc.audit.api import audit
+from gendoc.audit.findings import Severity
+from gendoc.audit.report import FORMATTERS, ReportFormat
+
+__all__ = ["FAIL_ON", "ReportFormat", "run"]
+
+FAIL_ON: dict[str, Severity | None] = {
+    "error": Severity.ERROR,
+    "warning": Severity.WARNING,
+    "never": None,
+}
+"""The ``--fail-on`` choices: the least severe finding that fails, or never."""
 
 
-def run(args: argparse.Namespace) -> int:
-    """Exit status: 1 when a finding reaches ``--fail-on``, else 0."""
-    reference = collect(args.schemas, with_examples=False)
-    progress = sys.stderr.isatty()
-    cases = None
-    if args.numeric:
-        extra = module_cases(args.schemas)
-        if extra:
-            scope = reference.scope(args.domain, args.op)
-            cases = [*extra, *default_cases(scope, progress=progress)]
-    report = audit_reference(
-        reference,
-        domains=args.domain,
-        ops=args.op,
-        numeric=args.numeric,
-        max_seconds=args.max_seconds,
-        jobs=args.jobs,
-        progress=progress,
-        cases=cases,
+def run(
+    schemas: Sequence[str] = (),
+    *,
+    domains: Sequence[str] = (),
+    ops: Sequence[str] = (),
+    numeric: bool = False,
+    report_format: ReportFormat = ReportFormat.TEXT,
+    fail_on: Severity | None = Severity.ERROR,
+    max_seconds: float | None = None,
+    jobs: int = 0,
+    out: TextIO | None = None,
+) -> int:
+    """Audit, write the report to ``out`` (stdout) and return the exit status.
+
+    The status is 1 when a finding is at least as severe as ``fail_on``, else
+    0. A progress bar goes to stderr when it is a terminal.
+    """
+    report = audit(
+        schemas,
+        domains=domains,
+        ops=ops,
+        numeric=numeric,
+        max_seconds=max_seconds,
+        jobs=jobs,
     )
-    sys.stdout.write(FORMATTERS[args.format](report))
-    return 1 if report.fails(args.fail_on) else 0
+    (out or sys.stdout).write(FORMATTERS[report_format](report))
+    return report.exit_status(fail_on)

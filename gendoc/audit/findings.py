@@ -3,6 +3,10 @@
 Rule ids are stable: the site links to them, CI logs grep for them and a
 reviewer quotes them, so an id is never reused for a different check. Static
 lints use ``GD0xx``, numeric evidence ``GD1xx``.
+
+Rule titles and finding messages are English templates marked with ``N_``
+(see :mod:`gendoc.audit.messages`): a finding keeps the template and its
+arguments, so a page in another language can translate it.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from gendoc.audit.messages import N_, Arg, Message, say
 from gendoc.model import domain_label
 
 
@@ -28,9 +33,30 @@ class Severity(enum.StrEnum):
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
+class Part(enum.StrEnum):
+    """The two kinds of formal parameter, in the order documents show them."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+
+
+@dataclass(frozen=True)
+class ParameterRef:
+    """The parameter a finding is about; shown as ``input X``."""
+
+    part: Part
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.part.value} {self.name}"
+
+
 @dataclass(frozen=True)
 class Rule:
-    """One check: its stable id, its severity and a one-line explanation."""
+    """One check: its stable id, its severity and a one-line explanation.
+
+    ``title`` is English and its own message id (it has no placeholders).
+    """
 
     id: str
     severity: Severity
@@ -44,56 +70,66 @@ RULES: dict[str, Rule] = {
         Rule(
             "GD001",
             Severity.ERROR,
-            "a parameter tagged differentiable whose types hold no floating-point or complex value",
+            N_(
+                "a parameter tagged differentiable whose types hold no floating-point or "
+                "complex value"
+            ),
         ),
         Rule(
             "GD002",
             Severity.ERROR,
-            "an operator version with a differentiable input but no differentiable output",
+            N_("an operator version with a differentiable input but no differentiable output"),
         ),
         Rule(
             "GD003",
             Severity.ERROR,
-            "an operator version with a differentiable output but no differentiable input",
+            N_("an operator version with a differentiable output but no differentiable input"),
         ),
         Rule(
             "GD004",
             Severity.WARNING,
-            "an operator version where some parameters are tagged and others undefined",
+            N_("an operator version where some parameters are tagged and others undefined"),
         ),
         Rule(
             "GD005",
             Severity.INFO,
-            "a parameter whose tag flips between differentiable and non-differentiable "
-            "from one version to the next",
+            N_(
+                "a parameter whose tag flips between differentiable and non-differentiable "
+                "from one version to the next"
+            ),
         ),
         Rule(
             "GD006",
             Severity.WARNING,
-            "a parameter tagged in the previous version of its operator but undefined now",
+            N_("a parameter tagged in the previous version of its operator but undefined now"),
         ),
         Rule(
             "GD007",
             Severity.INFO,
-            "an undefined parameter whose types hold no floating-point value: "
-            "non-differentiable is the likely tag",
+            N_(
+                "an undefined parameter whose types hold no floating-point value: "
+                "non-differentiable is the likely tag"
+            ),
         ),
         Rule(
             "GD101",
             Severity.WARNING,
-            "tagged non-differentiable, but finite differences find a stable nonzero Jacobian",
+            N_("tagged non-differentiable, but finite differences find a stable nonzero Jacobian"),
             numeric=True,
         ),
         Rule(
             "GD102",
             Severity.WARNING,
-            "tagged differentiable, but finite differences find a zero Jacobian everywhere probed",
+            N_(
+                "tagged differentiable, but finite differences find a zero Jacobian everywhere "
+                "probed"
+            ),
             numeric=True,
         ),
         Rule(
             "GD103",
             Severity.INFO,
-            "an undefined parameter for which finite differences suggest a tag",
+            N_("an undefined parameter for which finite differences suggest a tag"),
             numeric=True,
         ),
     )
@@ -105,8 +141,10 @@ class Finding:
     """One problem (or observation) about one operator version.
 
     ``domain`` is the model's domain (``""`` for the default one, shown as
-    ``ai.onnx``). ``parameter`` is ``"input X"`` or ``"output Y"`` for a
-    finding about one parameter and ``None`` for one about the whole version.
+    ``ai.onnx``). ``parameter`` names the input or output the finding is
+    about, ``None`` for one about the whole version. ``text`` is the
+    translatable message: ``message_id`` and ``args`` give a translation,
+    ``message`` the English.
     """
 
     rule: str
@@ -114,8 +152,21 @@ class Finding:
     domain: str
     op: str
     version: int
-    parameter: str | None
-    message: str
+    parameter: ParameterRef | None
+    text: Message
+
+    @property
+    def message_id(self) -> str:
+        return self.text.id
+
+    @property
+    def args(self) -> dict[str, Arg]:
+        return self.text.args
+
+    @property
+    def message(self) -> str:
+        """The English message."""
+        return self.text.text
 
     @property
     def location(self) -> str:
@@ -130,29 +181,35 @@ class Finding:
             self.op,
             self.version,
             self.rule,
-            self.parameter or "",
+            str(self.parameter or ""),
             self.message,
         )
 
     def to_dict(self) -> dict[str, object]:
+        """The JSON form: the parameter as its English label and as part and name, the
+        English message and what translates it."""
         return {
             "rule": self.rule,
             "severity": self.severity.value,
             "domain": self.domain,
             "op": self.op,
             "version": self.version,
-            "parameter": self.parameter,
-            "message": self.message,
+            "parameter": str(self.parameter) if self.parameter else None,
+            "part": self.parameter.part.value if self.parameter else None,
+            "name": self.parameter.name if self.parameter else None,
+            **self.text.to_dict(),
         }
 
 
 def make_finding(
-    rule_id: str, domain: str, op: str, version: int, parameter: str | None, message: str
+    rule_id: str,
+    domain: str,
+    op: str,
+    version: int,
+    parameter: ParameterRef | None,
+    template: str,
+    **args: Arg,
 ) -> Finding:
     """A finding whose severity comes from the catalogue, never from the caller."""
+    message = say(template, **args)
     return Finding(rule_id, RULES[rule_id].severity, domain, op, version, parameter, message)
-
-
-def parameter_label(kind: str, name: str) -> str:
-    """``kind`` is ``"input"`` or ``"output"``."""
-    return f"{kind} {name}"

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from gendoc.audit.findings import Finding, make_finding, parameter_label
+from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
+from gendoc.audit.messages import N_, Arg
 from gendoc.model import Differentiability, Operator, Parameter, Reference, Schema
 from gendoc.pairing import pair_versions
 
@@ -58,15 +59,19 @@ def holds_float(types: Iterable[str]) -> bool:
     return any(is_floating(e) for t in types for e in element_types(t))
 
 
-def _labelled(schema: Schema) -> Iterator[tuple[str, Parameter]]:
+def _labelled(schema: Schema) -> Iterator[tuple[ParameterRef, Parameter]]:
     for param in schema.inputs:
-        yield "input", param
+        yield ParameterRef(Part.INPUT, param.name), param
     for param in schema.outputs:
-        yield "output", param
+        yield ParameterRef(Part.OUTPUT, param.name), param
 
 
-def _finding(rule: str, schema: Schema, parameter: str | None, message: str) -> Finding:
-    return make_finding(rule, schema.domain, schema.name, schema.since_version, parameter, message)
+def _finding(
+    rule: str, schema: Schema, parameter: ParameterRef | None, template: str, **args: Arg
+) -> Finding:
+    return make_finding(
+        rule, schema.domain, schema.name, schema.since_version, parameter, template, **args
+    )
 
 
 def _names(params: Iterable[Parameter]) -> str:
@@ -74,13 +79,13 @@ def _names(params: Iterable[Parameter]) -> str:
 
 
 def _tags(params: Iterable[Parameter]) -> str:
-    return ", ".join(f"{p.name} {p.differentiability.value}" for p in params) or "none"
+    return ", ".join(f"{p.name} {p.differentiability.value}" for p in params)
 
 
 def check_float_free_differentiable(op: Operator) -> Iterator[Finding]:
     """GD001: a gradient cannot flow through integers, booleans or strings."""
     for schema in op.versions:
-        for kind, param in _labelled(schema):
+        for where, param in _labelled(schema):
             if param.differentiability is not DIFF:
                 continue
             types = allowed_types(schema, param)
@@ -88,9 +93,11 @@ def check_float_free_differentiable(op: Operator) -> Iterator[Finding]:
                 yield _finding(
                     "GD001",
                     schema,
-                    parameter_label(kind, param.name),
-                    f"tagged differentiable but its types ({', '.join(types)}) "
-                    "hold no floating-point value",
+                    where,
+                    N_(
+                        "tagged differentiable but its types ({types}) hold no floating-point value"
+                    ),
+                    types=", ".join(types),
                 )
 
 
@@ -98,13 +105,24 @@ def check_input_without_output(op: Operator) -> Iterator[Finding]:
     """GD002: a gradient that flows into the operator must come from some output."""
     for schema in op.versions:
         inputs = [p for p in schema.inputs if p.differentiability is DIFF]
-        if inputs and not any(p.differentiability is DIFF for p in schema.outputs):
+        if not inputs or any(p.differentiability is DIFF for p in schema.outputs):
+            continue
+        if schema.outputs:
             yield _finding(
                 "GD002",
                 schema,
                 None,
-                f"input {_names(inputs)} tagged differentiable but no output is "
-                f"(outputs: {_tags(schema.outputs)})",
+                N_("input {inputs} tagged differentiable but no output is (outputs: {outputs})"),
+                inputs=_names(inputs),
+                outputs=_tags(schema.outputs),
+            )
+        else:
+            yield _finding(
+                "GD002",
+                schema,
+                None,
+                N_("input {inputs} tagged differentiable but the version has no output"),
+                inputs=_names(inputs),
             )
 
 
@@ -112,13 +130,24 @@ def check_output_without_input(op: Operator) -> Iterator[Finding]:
     """GD003: a differentiable output must pass its gradient on to some input."""
     for schema in op.versions:
         outputs = [p for p in schema.outputs if p.differentiability is DIFF]
-        if outputs and not any(p.differentiability is DIFF for p in schema.inputs):
+        if not outputs or any(p.differentiability is DIFF for p in schema.inputs):
+            continue
+        if schema.inputs:
             yield _finding(
                 "GD003",
                 schema,
                 None,
-                f"output {_names(outputs)} tagged differentiable but no input is "
-                f"(inputs: {_tags(schema.inputs)})",
+                N_("output {outputs} tagged differentiable but no input is (inputs: {inputs})"),
+                outputs=_names(outputs),
+                inputs=_tags(schema.inputs),
+            )
+        else:
+            yield _finding(
+                "GD003",
+                schema,
+                None,
+                N_("output {outputs} tagged differentiable but the version has no input"),
+                outputs=_names(outputs),
             )
 
 
@@ -133,7 +162,9 @@ def check_partially_tagged(op: Operator) -> Iterator[Finding]:
                 "GD004",
                 schema,
                 None,
-                f"partially tagged: {_names(undefined)} undefined while {_names(tagged)} tagged",
+                N_("partially tagged: {undefined} undefined while {tagged} tagged"),
+                undefined=_names(undefined),
+                tagged=_names(tagged),
             )
 
 
@@ -141,11 +172,11 @@ def _consecutive(op: Operator) -> Iterator[tuple[Schema, Schema]]:
     yield from zip(op.versions, op.versions[1:], strict=False)
 
 
-def _matching(before: Schema, after: Schema) -> Iterator[tuple[str, Parameter, Parameter]]:
+def _matching(before: Schema, after: Schema) -> Iterator[tuple[ParameterRef, Parameter, Parameter]]:
     """Parameters of two versions that are the same parameter (see :mod:`gendoc.pairing`)."""
     for pairing in pair_versions(before, after):
         for pair in pairing.pairs:
-            yield pair.part, pair.old, pair.new
+            yield ParameterRef(Part(pair.part), pair.new.name), pair.old, pair.new
 
 
 def check_tag_flip(op: Operator) -> Iterator[Finding]:
@@ -155,37 +186,40 @@ def check_tag_flip(op: Operator) -> Iterator[Finding]:
     is how onnx introduced tags (opset 13), a new claim rather than a change.
     """
     for before, after in _consecutive(op):
-        for kind, old, new in _matching(before, after):
+        for where, old, new in _matching(before, after):
             if UNDEFINED not in (old.differentiability, new.differentiability) and (
                 old.differentiability is not new.differentiability
             ):
                 yield _finding(
                     "GD005",
                     after,
-                    parameter_label(kind, new.name),
-                    f"tag changed from {old.differentiability.value} in version "
-                    f"{before.since_version} to {new.differentiability.value}",
+                    where,
+                    N_("tag changed from {old} in version {before} to {new}"),
+                    old=old.differentiability.value,
+                    before=before.since_version,
+                    new=new.differentiability.value,
                 )
 
 
 def check_tag_dropped(op: Operator) -> Iterator[Finding]:
     """GD006: a new version that loses a tag is most likely a copy-paste slip."""
     for before, after in _consecutive(op):
-        for kind, old, new in _matching(before, after):
+        for where, old, new in _matching(before, after):
             if old.differentiability is not UNDEFINED and new.differentiability is UNDEFINED:
                 yield _finding(
                     "GD006",
                     after,
-                    parameter_label(kind, new.name),
-                    f"tag dropped: {old.differentiability.value} in version "
-                    f"{before.since_version}, undefined now",
+                    where,
+                    N_("tag dropped: {old} in version {before}, undefined now"),
+                    old=old.differentiability.value,
+                    before=before.since_version,
                 )
 
 
 def check_untagged_float_free(op: Operator) -> Iterator[Finding]:
     """GD007: the one tag that follows from the types alone, offered as a suggestion."""
     for schema in op.versions:
-        for kind, param in _labelled(schema):
+        for where, param in _labelled(schema):
             if param.differentiability is not UNDEFINED:
                 continue
             types = allowed_types(schema, param)
@@ -193,9 +227,12 @@ def check_untagged_float_free(op: Operator) -> Iterator[Finding]:
                 yield _finding(
                     "GD007",
                     schema,
-                    parameter_label(kind, param.name),
-                    f"undefined, but its types ({', '.join(types)}) hold no floating-point "
-                    "value: non-differentiable is the likely tag",
+                    where,
+                    N_(
+                        "undefined, but its types ({types}) hold no floating-point value: "
+                        "non-differentiable is the likely tag"
+                    ),
+                    types=", ".join(types),
                 )
 
 

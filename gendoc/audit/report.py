@@ -3,20 +3,29 @@
 All three are built from :class:`AuditReport` alone, and the site builds its
 "Tag audit" pages from :meth:`AuditReport.to_dict`, so every view shows the
 same results. Nothing time-dependent goes into the report: two runs over the
-same onnx give the same bytes.
+same onnx give the same bytes. Findings, rule titles and reasons are
+rendered from their message ids and arguments (:mod:`gendoc.audit.messages`),
+in English.
 """
 
 from __future__ import annotations
 
+import enum
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gendoc.audit.evidence import NumericResult
 from gendoc.audit.findings import RULES, Finding, Severity
-from gendoc.audit.numeric import EVIDENCE_NOTE
+from gendoc.audit.results import EVIDENCE_NOTE, NumericResult
 from gendoc.model import domain_label
 
-FAIL_ON = ("error", "warning", "never")
+
+class ReportFormat(enum.StrEnum):
+    """The renderings of a report."""
+
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
 
 
 def _plural(count: int, word: str) -> str:
@@ -40,27 +49,29 @@ class AuditReport:
     findings: list[Finding] = field(default_factory=list)
     numeric: NumericResult | None = None
 
-    def counts(self) -> dict[str, int]:
-        totals = {severity.value: 0 for severity in Severity}
+    def counts(self) -> dict[Severity, int]:
+        totals = dict.fromkeys(Severity, 0)
         for finding in self.findings:
-            totals[finding.severity.value] += 1
+            totals[finding.severity] += 1
         return totals
 
     def summary(self) -> str:
         """``N errors, M warnings, K info``."""
-        counts = self.counts()
-        return ", ".join(_plural(counts[s.value], s.value) for s in Severity)
+        return ", ".join(_plural(n, severity.value) for severity, n in self.counts().items())
 
     def findings_for(self, domain: str, op: str) -> list[Finding]:
         """The findings an operator page links to."""
         return [f for f in self.findings if (f.domain, f.op) == (domain, op)]
 
-    def fails(self, threshold: str) -> bool:
-        """Whether the report should fail a CI job at ``threshold`` (see ``FAIL_ON``)."""
-        if threshold == "never":
+    def fails(self, fail_on: Severity | None) -> bool:
+        """Whether a finding is at least as severe as ``fail_on`` (``None``: never fail)."""
+        if fail_on is None:
             return False
-        worst = Severity(threshold).rank
-        return any(f.severity.rank <= worst for f in self.findings)
+        return any(f.severity.rank <= fail_on.rank for f in self.findings)
+
+    def exit_status(self, fail_on: Severity | None = Severity.ERROR) -> int:
+        """The exit status of a CI job: 1 when the report :meth:`fails`, else 0."""
+        return 1 if self.fails(fail_on) else 0
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -70,7 +81,7 @@ class AuditReport:
                 "ops": list(self.ops),
                 "operators": self.operator_count,
             },
-            "summary": self.counts(),
+            "summary": {severity.value: n for severity, n in self.counts().items()},
             "rules": [
                 {"id": r.id, "severity": r.severity.value, "title": r.title, "numeric": r.numeric}
                 for r in RULES.values()
@@ -86,7 +97,7 @@ def format_finding(finding: Finding) -> str:
 
 
 def _coverage(numeric: NumericResult) -> str:
-    pairs = ", ".join(f"{n} {kind}" for kind, n in numeric.counts().items())
+    pairs = ", ".join(f"{n} {kind.value}" for kind, n in numeric.counts().items())
     line = (
         f"{numeric.evaluated} of {numeric.with_data} operators with test data evaluated "
         f"({numeric.case_count} test cases); pairs: {pairs}"
@@ -100,7 +111,7 @@ def format_text(report: AuditReport) -> str:
         lines.append(f"numeric: {_coverage(report.numeric)}")
         for skipped in report.numeric.not_evaluated:
             where = f"{domain_label(skipped.domain)} {skipped.op}-{skipped.version}"
-            lines.append(f"numeric: not evaluated {where}: {skipped.reason}")
+            lines.append(f"numeric: not evaluated {where}: {skipped.cause.message.text}")
         lines.append(f"numeric: {EVIDENCE_NOTE}")
     lines.append(report.summary())
     return "\n".join(lines) + "\n"
@@ -140,7 +151,7 @@ def format_markdown(report: AuditReport) -> str:
                     f.severity.value,
                     f.rule,
                     f"{domain_label(f.domain)} {f.op}-{f.version}",
-                    f.parameter or "",
+                    str(f.parameter or ""),
                     f.message,
                 )
                 for f in report.findings
@@ -166,7 +177,7 @@ def _markdown_numeric(numeric: NumericResult) -> list[str]:
             pair.input,
             pair.output,
             pair.kind.value,
-            pair.detail,
+            pair.detail.text,
         )
         for e in numeric.operators
         for pair in e.pairs
@@ -177,11 +188,15 @@ def _markdown_numeric(numeric: NumericResult) -> list[str]:
         lines += _table(
             ("Operator", "Reason"),
             [
-                (f"{domain_label(s.domain)} {s.op}-{s.version}", s.reason)
+                (f"{domain_label(s.domain)} {s.op}-{s.version}", s.cause.message.text)
                 for s in numeric.not_evaluated
             ],
         )
     return lines
 
 
-FORMATTERS = {"text": format_text, "json": format_json, "markdown": format_markdown}
+FORMATTERS: dict[ReportFormat, Callable[[AuditReport], str]] = {
+    ReportFormat.TEXT: format_text,
+    ReportFormat.JSON: format_json,
+    ReportFormat.MARKDOWN: format_markdown,
+}

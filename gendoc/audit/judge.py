@@ -1,0 +1,147 @@
+"""Judging: where the numeric evidence disagrees with a tag, or suggests one.
+
+Only three classes are evidence about a tag: a stable nonzero slope shows a
+dependence (GD101 against non-differentiable, GD103 for undefined), a zero
+at every probe suggests none (GD102 against differentiable, GD103), and an
+unstable pair silences the zero verdict. Not-float and unevaluated pairs say
+nothing about the tag.
+"""
+
+from __future__ import annotations
+
+from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
+from gendoc.audit.messages import N_, Arg
+from gendoc.audit.results import NumericResult, OperatorEvidence, PairClass, PairEvidence
+from gendoc.model import Differentiability, Reference, Schema
+
+_EVIDENCE_KINDS = (PairClass.NONZERO, PairClass.ZERO, PairClass.UNSTABLE)
+
+DIFF = Differentiability.DIFFERENTIABLE
+NON_DIFF = Differentiability.NON_DIFFERENTIABLE
+UNDEFINED = Differentiability.UNDEFINED
+
+
+def _nonzero_finding(
+    schema: Schema, where: ParameterRef, tag: Differentiability, pairs: list[PairEvidence]
+) -> Finding | None:
+    """GD101 or GD103 from the strongest nonzero pair, or ``None`` when the tag agrees."""
+    best = max(pairs, key=lambda p: (p.nonzero, p.max_slope))
+    args = {
+        "output": best.output,
+        "input": best.input,
+        "nonzero": best.nonzero,
+        "probes": best.probes,
+        "slope": best.slope,
+        "cases": best.cases,
+    }
+    one = best.cases == 1
+    if tag is NON_DIFF:
+        template = (
+            N_(
+                "tagged non-differentiable, but d({output})/d({input}) is stable nonzero at "
+                "{nonzero} of {probes} probes (|slope| up to {slope:.3g}) in {cases} test case"
+            )
+            if one
+            else N_(
+                "tagged non-differentiable, but d({output})/d({input}) is stable nonzero at "
+                "{nonzero} of {probes} probes (|slope| up to {slope:.3g}) in {cases} test cases"
+            )
+        )
+        return _finding("GD101", schema, where, template, args)
+    if tag is UNDEFINED:
+        template = (
+            N_(
+                "undefined; finite differences suggest differentiable: d({output})/d({input}) "
+                "is stable nonzero at {nonzero} of {probes} probes (|slope| up to {slope:.3g}) "
+                "in {cases} test case"
+            )
+            if one
+            else N_(
+                "undefined; finite differences suggest differentiable: d({output})/d({input}) "
+                "is stable nonzero at {nonzero} of {probes} probes (|slope| up to {slope:.3g}) "
+                "in {cases} test cases"
+            )
+        )
+        return _finding("GD103", schema, where, template, args)
+    return None
+
+
+def _zero_finding(
+    schema: Schema, where: ParameterRef, tag: Differentiability, pairs: list[PairEvidence]
+) -> Finding | None:
+    """GD102 or GD103 when every probe of every pair found zero."""
+    cases = max(p.cases for p in pairs)
+    args = {
+        "outputs": ", ".join(dict.fromkeys(p.output for p in pairs)),
+        "inputs": ", ".join(dict.fromkeys(p.input for p in pairs)),
+        "probes": sum(p.probes for p in pairs),
+        "cases": cases,
+    }
+    if tag is DIFF:
+        template = (
+            N_(
+                "tagged differentiable, but d({outputs})/d({inputs}) is zero at all {probes} "
+                "probes in {cases} test case"
+            )
+            if cases == 1
+            else N_(
+                "tagged differentiable, but d({outputs})/d({inputs}) is zero at all {probes} "
+                "probes in {cases} test cases"
+            )
+        )
+        return _finding("GD102", schema, where, template, args)
+    if tag is UNDEFINED:
+        template = (
+            N_(
+                "undefined; finite differences suggest non-differentiable: "
+                "d({outputs})/d({inputs}) is zero at all {probes} probes in {cases} test case"
+            )
+            if cases == 1
+            else N_(
+                "undefined; finite differences suggest non-differentiable: "
+                "d({outputs})/d({inputs}) is zero at all {probes} probes in {cases} test cases"
+            )
+        )
+        return _finding("GD103", schema, where, template, args)
+    return None
+
+
+def _finding(
+    rule: str, schema: Schema, where: ParameterRef, template: str, args: dict[str, Arg]
+) -> Finding:
+    return make_finding(
+        rule, schema.domain, schema.name, schema.since_version, where, template, **args
+    )
+
+
+def _judge(
+    evidence: OperatorEvidence, schema: Schema, where: ParameterRef, tag: Differentiability
+) -> Finding | None:
+    """The finding for one parameter, or ``None`` when the evidence agrees or is silent."""
+    side = 0 if where.part is Part.INPUT else 1
+    pairs = [
+        p
+        for p in evidence.pairs
+        if (p.input, p.output)[side] == where.name and p.kind in _EVIDENCE_KINDS
+    ]
+    nonzero = [p for p in pairs if p.kind is PairClass.NONZERO]
+    if nonzero:
+        return _nonzero_finding(schema, where, tag, nonzero)
+    if not pairs or any(p.kind is PairClass.UNSTABLE for p in pairs):
+        return None
+    return _zero_finding(schema, where, tag, pairs)
+
+
+def numeric_findings(reference: Reference, result: NumericResult) -> list[Finding]:
+    """Findings where the evidence disagrees with a tag, or suggests one for an undefined tag."""
+    schemas = {(s.domain, s.name, s.since_version): s for s in reference.schemas}
+    findings: list[Finding] = []
+    for evidence in result.operators:
+        schema = schemas[(evidence.domain, evidence.op, evidence.version)]
+        for part, params in ((Part.INPUT, schema.inputs), (Part.OUTPUT, schema.outputs)):
+            for param in params:
+                where = ParameterRef(part, param.name)
+                finding = _judge(evidence, schema, where, param.differentiability)
+                if finding:
+                    findings.append(finding)
+    return findings

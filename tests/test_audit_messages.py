@@ -1,0 +1,197 @@
+"""Translatable audit messages, the typed entry point and the enums in the JSON report.
+
+The message templates are found the way a translator's tools find them:
+with Babel's extractor and the ``N_`` keyword, over the source files.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+
+import gendoc.audit
+from gendoc.audit import (
+    RULES,
+    AuditReport,
+    Finding,
+    NumericCase,
+    PairClass,
+    Part,
+    Reason,
+    Severity,
+    audit,
+)
+from gendoc.audit.messages import Message, placeholders, say
+from gendoc.audit.report import format_json
+from gendoc.model import (
+    Differentiability,
+    Option,
+    Parameter,
+    Reference,
+    Schema,
+    TypeConstraint,
+    schema_sort_key,
+)
+from tests.custom_schemas import audit_impl
+from tests.custom_schemas.audit_impl import audit_cases
+
+AUDIT = Path(gendoc.audit.__file__).parent
+# The functions that make a message from a template and keyword arguments, and the
+# position of the template among their arguments.
+BUILDERS = {"say": 0, "cause": 0, "_finding": 3}
+
+
+def extracted() -> dict[str, set[str]]:
+    """Every ``N_`` template under gendoc/audit, by file name, as ``pybabel extract -k N_``."""
+    found: dict[str, set[str]] = {}
+    for filename, _, template, _, _ in extract_from_dir(
+        str(AUDIT), method_map=[("**.py", "python")], keywords={"N_": None}
+    ):
+        found.setdefault(Path(filename).name, set()).add(template)
+    return found
+
+
+def _templates(node: ast.expr) -> set[str] | None:
+    """The templates an argument can be: ``N_("...")``, ``Reason.X`` or a choice of them."""
+    if isinstance(node, ast.IfExp):
+        body, orelse = _templates(node.body), _templates(node.orelse)
+        return None if body is None or orelse is None else body | orelse
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "N_":
+        return {ast.literal_eval(node.args[0])}
+    if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) == "Reason":
+        return {Reason[node.attr].template}
+    return None
+
+
+def call_sites() -> list[tuple[str, int, str, frozenset[str]]]:
+    """(file, line, template, keyword names) of every builder call with a literal template."""
+    sites = []
+    for path in sorted(AUDIT.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            position = BUILDERS.get(node.func.id)
+            if position is None or len(node.args) <= position:
+                continue
+            templates = _templates(node.args[position])
+            if templates is None or any(k.arg is None for k in node.keywords):
+                continue  # a template passed on, or arguments spread: checked at run time
+            names = frozenset(k.arg for k in node.keywords if k.arg)
+            sites += [(path.name, node.lineno, t, names) for t in templates]
+    return sites
+
+
+def test_every_literal_call_passes_exactly_the_placeholders_of_its_template() -> None:
+    sites = call_sites()
+    assert len(sites) > 30  # the walk found the builders
+    wrong = [(f, line, t, sorted(n)) for f, line, t, n in sites if placeholders(t) != n]
+    assert wrong == []
+
+
+def _finding_templates() -> set[str]:
+    files = extracted()
+    return files["lints.py"] | files["judge.py"]
+
+
+def _every_finding() -> list[Finding]:
+    """Findings of every static and numeric template: one and several test cases each."""
+    t = TypeConstraint("T", ("tensor(float)",), "")
+    x = Parameter("X", "T", "", Option.SINGLE, Differentiability.DIFFERENTIABLE)
+    alone = [
+        Schema(domain="t", name="NoOutput", since_version=1, inputs=(x,), outputs=(),
+               type_constraints=(t,)),
+        Schema(domain="t", name="NoInput", since_version=1, inputs=(), outputs=(x,),
+               type_constraints=(t,)),
+    ]  # fmt: skip
+    lonely = audit(Reference("test", tuple(sorted(alone, key=schema_sort_key))))
+    once = audit(audit_impl.reference(), numeric=True, cases=audit_cases(), jobs=1)
+    twice = [NumericCase(f"{c.name}_again", c.model, c.inputs, c.new_ops) for c in audit_cases()]
+    again = audit(audit_impl.reference(), numeric=True, cases=[*audit_cases(), *twice], jobs=1)
+    return [*lonely.findings, *once.findings, *again.findings]
+
+
+def test_every_finding_template_is_raised_and_formats_with_its_arguments() -> None:
+    findings = _every_finding()
+    assert {f.message_id for f in findings} == _finding_templates()
+    for finding in findings:
+        assert placeholders(finding.message_id) == set(finding.args)
+        assert finding.message == finding.message_id.format(**finding.args)
+        assert "{" not in finding.message
+
+
+def test_a_misspelled_placeholder_fails_where_the_message_is_made() -> None:
+    with pytest.raises(ValueError, match=r"placeholders \['before', 'new', 'old'\]"):
+        say("tag changed from {old} in version {before} to {new}", old="a", befor=1, new="b")
+    message = say("tag changed from {old} in version {before} to {new}", old="a", before=1, new="b")
+    assert message.text == "tag changed from a in version 1 to b"
+    assert message.format({message.id: "标签在版本 {before} 中从 {old} 改为 {new}"}.get) == (
+        "标签在版本 1 中从 a 改为 b"
+    )
+
+
+def test_rule_titles_and_reasons_are_marked_for_translation() -> None:
+    files = extracted()
+    assert {r.title for r in RULES.values()} == files["findings.py"]
+    assert {r.template for r in Reason} <= files["results.py"]
+    assert all(not placeholders(r.title) for r in RULES.values())
+
+
+def test_typed_entry_point_and_exit_status() -> None:
+    report = audit(
+        audit_impl.reference(),
+        domains=("test.audit",),
+        ops=("Double", "Vanish"),
+        numeric=True,
+        jobs=1,
+        progress=False,
+        cases=audit_cases(),
+    )
+    assert isinstance(report, AuditReport)
+    assert {(f.rule, f.op) for f in report.findings} == {
+        ("GD003", "Double"),  # static: the output is differentiable, the input is not
+        ("GD101", "Double"),
+        ("GD102", "Vanish"),
+    }
+    assert report.exit_status() == 1  # GD003 is an error
+    assert report.exit_status(Severity.WARNING) == 1
+    assert report.exit_status(None) == 0
+    vanish = audit(audit_impl.reference(), ops=["Vanish"], numeric=True, cases=audit_cases())
+    assert [f.severity for f in vanish.findings] == [Severity.WARNING, Severity.WARNING]
+    assert (vanish.exit_status(Severity.ERROR), vanish.exit_status(Severity.WARNING)) == (0, 1)
+
+
+def test_json_carries_enum_values_and_translatable_messages() -> None:
+    report = audit(audit_impl.reference(), numeric=True, cases=audit_cases(), jobs=1)
+    data = json.loads(format_json(report))
+    for finding in data["findings"]:
+        assert Severity(finding["severity"]) and finding["rule"] in RULES
+        if finding["parameter"] is not None:
+            assert finding["parameter"] == f"{Part(finding['part']).value} {finding['name']}"
+        assert finding["message"] == finding["message_id"].format(**finding["args"])
+    gd101 = next(f for f in data["findings"] if f["rule"] == "GD101")
+    assert (gd101["part"], gd101["name"]) == ("input", "X")
+    assert gd101["args"] == {
+        "cases": 1, "input": "X", "nonzero": 5, "output": "Y", "probes": 5, "slope": 2.0,
+    }  # fmt: skip
+    pairs = [p for o in data["numeric"]["operators"] for p in o["pairs"]]
+    assert {PairClass(p["class"]) for p in pairs} == {
+        PairClass.NONZERO,
+        PairClass.ZERO,
+        PairClass.NOT_FLOAT,
+    }
+    index = next(p for o in data["numeric"]["operators"] if o["op"] == "Index" for p in o["pairs"])
+    assert (index["class"], index["reason"]) == ("not-float", "non-float-output")
+    assert (index["detail"], index["detail_id"], index["detail_args"]) == (
+        "output is int64",
+        "output is {dtype}",
+        {"dtype": "int64"},
+    )
+    (broken,) = data["numeric"]["not_evaluated"]
+    assert (broken["op"], broken["reason"]) == ("Broken", "evaluation-failed")
+    assert broken["message_id"] == "evaluation failed: {error}"
+    assert broken["message"] == "evaluation failed: " + broken["args"]["error"]
+    assert Message(broken["message_id"], tuple(broken["args"].items())).text == broken["message"]
