@@ -127,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--max-seconds", type=float, help="time budget of the numeric part (default: none)"
     )
     audit.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
+    audit.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the report")
     audit.set_defaults(run=run_audit)
     return parser
 
@@ -179,6 +180,7 @@ def run_audit(args: argparse.Namespace) -> int:
         fail_on=FAIL_ON[args.fail_on],
         max_seconds=args.max_seconds,
         jobs=args.jobs,
+        lang=args.lang,
     )
 
 

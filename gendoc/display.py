@@ -27,7 +27,7 @@ from typing import Any
 from markupsafe import Markup
 
 from gendoc.gendoc_format import docs_base, render_text
-from gendoc.i18n import N_
+from gendoc.i18n import N_, NP_
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
 from gendoc.schema_catalog import SchemaText
 from gendoc.stats import tally
@@ -44,6 +44,11 @@ PARTS = {
     "type constraint": N_("type constraint"),
 }
 SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
+SEVERITY_COUNTS = {
+    "error": NP_("%(num)s error", "%(num)s errors"),
+    "warning": NP_("%(num)s warning", "%(num)s warnings"),
+    "info": NP_("%(num)s info", "%(num)s info"),
+}
 _OPTIONAL, _VARIADIC, _HETEROGENEOUS = N_("optional"), N_("variadic"), N_("heterogeneous")
 _MARKERS = (
     ("experimental", N_("experimental")),
@@ -72,6 +77,11 @@ def html_text(text: object) -> Markup:
     if isinstance(text, Markup):
         return text
     return Markup(str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def table_cell(text: object) -> Markup:
+    """Markdown already escaped, made safe inside a pipe table's cell."""
+    return Markup(str(text).replace("|", "\\|").replace("\n", " "))
 
 
 def is_plain_name(name: str) -> bool:
@@ -117,6 +127,10 @@ class Display:
 
     def severity(self, severity: object) -> str:
         return self.gettext(SEVERITIES[str(severity)])
+
+    def severity_count(self, severity: object, count: int) -> str:
+        """``2 errors``: how many findings of one severity."""
+        return self.ngettext(*SEVERITY_COUNTS[str(severity)], count) % {"num": count}
 
     def domain(self, domain: str) -> Markup:
         """The short name of a domain for Markdown: ``ai.onnx (default)`` for the default one."""
@@ -227,12 +241,25 @@ class Display:
                 )
         return "\n".join(html)
 
+    def message(self, message: Any) -> Markup:
+        """An audit message (an id and its arguments) for Markdown: the arguments escaped."""
+        args = {k: md_escape(v) if isinstance(v, str) else v for k, v in message.args.items()}
+        return Markup(self.gettext(message.id).format(**args))
+
+    def location(self, finding: Any) -> str:
+        """Where a finding is: ``ai.onnx ArgMax-13 output reduced``, in this language."""
+        where = f"{domain_label(finding.domain)} {finding.op}-{finding.version}"
+        if finding.parameter is None:
+            return where
+        return f"{where} {self.part(finding.parameter.part.value)} {finding.parameter.name}"
+
     def filters(self) -> dict[str, Callable[..., Any]]:
         """Everything above as Jinja filters, under the names the templates use."""
         return {
             "tag": self.tag,
             "part": self.part,
             "severity": self.severity,
+            "severity_count": self.severity_count,
             "domain_short": self.domain,
             "domain_label": lambda domain: md_name(domain_label(domain)),
             "domain_long": self.domain_long,
@@ -246,12 +273,17 @@ class Display:
             "md": md_escape,
             "name": md_name,
             "text": html_text,
+            "cell": table_cell,
             "version_links": version_links,
             "code": code_span,
             "gh_data": github_data,
             "gh_property": github_property,
             "change": lambda change: change.message(code_span, self.labels),
             "change_text": lambda change: change.message(str, self.labels),
+            "message": self.message,
+            "message_text": lambda message: message.format(self.gettext),
+            "translate": self.gettext,
+            "location": self.location,
         }
 
 

@@ -103,7 +103,10 @@ def test_markdown_has_findings_rules_and_evidence() -> None:
     text = result.stdout
     assert text.startswith("# Tag audit\n")
     assert "**3 errors, 7 warnings, 7 info**" in text
-    assert "| warning | GD101 | test.audit Double-1 | input X | tagged non-differentiable" in text
+    assert (
+        '<a href="#rule-gd101">GD101</a></td><td>test.audit Double</td><td>1</td>'
+        "<td>input <code>X</code></td><td>tagged non-differentiable, but d(Y)/d(X)"
+    ) in text
     assert "| test.audit Vanish-1 | X | Y | zero | zero at all 5 probes |" in text
     assert "## Numeric evidence" in text and "evidence, not proof" in text
 

@@ -251,7 +251,12 @@ def test_report_dict_and_markdown() -> None:
     assert data["numeric"] is None
     assert [r["id"] for r in data["rules"]] == list(RULES)
     markdown = format_markdown(report)
-    assert "| error | GD002 | ai.onnx A-1 |  | input X tagged" in markdown
+    row = (
+        '<tr><td><span class="gd-sev gd-sev-error">error</span></td>'
+        '<td><a href="#rule-gd002">GD002</a></td><td>ai.onnx A</td><td>1</td><td></td>'
+        "<td>input X tagged differentiable but no output is (outputs: Y non-differentiable)"
+    )
+    assert row in markdown
     assert "**1 error, 0 warnings, 0 info**" in markdown
 
 

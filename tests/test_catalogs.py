@@ -15,7 +15,7 @@ LOCALE = ROOT / "templates" / "locale"
 CATALOGS = sorted(LOCALE.glob("*/LC_MESSAGES/gendoc.po"))
 EXTRACT = [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg"]
 EXTRACT += ["-k", "N_", "-k", "NP_:1,2", "--no-location"]
-PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+PLACEHOLDER = re.compile(r"%\((\w+)\)s|\{(\w+(?::[^}]*)?)\}")
 
 
 def _ids(message) -> tuple[str, ...]:
@@ -56,9 +56,9 @@ def test_every_message_is_translated_and_none_is_fuzzy(path: Path) -> None:
             problems.append(f"fuzzy: {_ids(message)[0]!r}")
         if not all(_strings(message)):
             problems.append(f"untranslated: {_ids(message)[0]!r}")
-        wanted = {name for text in _ids(message) for name in PLACEHOLDER.findall(text)}
+        wanted = {found for text in _ids(message) for found in PLACEHOLDER.findall(text)}
         for text in _strings(message):
-            if text and set(PLACEHOLDER.findall(text)) - wanted:
+            if text and set(PLACEHOLDER.findall(text)) != wanted:
                 problems.append(f"unknown placeholder in {text!r}")
     assert problems == []
 

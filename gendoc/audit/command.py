@@ -34,6 +34,7 @@ def run(
     fail_on: Severity | None = Severity.ERROR,
     max_seconds: float | None = None,
     jobs: int = 0,
+    lang: str = "en",
     out: TextIO | None = None,
 ) -> int:
     """Audit, write the report to ``out`` (stdout) and return the exit status.
@@ -49,5 +50,5 @@ def run(
         max_seconds=max_seconds,
         jobs=jobs,
     )
-    (out or sys.stdout).write(FORMATTERS[report_format](report))
+    (out or sys.stdout).write(FORMATTERS[report_format](report, lang))
     return report.exit_status(fail_on)

@@ -20,13 +20,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TypeAlias
 
+from gendoc.i18n import N_
+
+__all__ = ["N_", "Arg", "Message", "placeholders", "renamed", "say"]
+
 Arg: TypeAlias = str | int | float
 """A placeholder's value: plain, so that any renderer (or a translator's catalog) can use it."""
-
-
-def N_(template: str) -> str:
-    """Mark ``template`` for extraction; translation happens when the message is shown."""
-    return template
 
 
 @cache

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from gendoc.audit.findings import RULES, Finding, Severity
 from gendoc.audit.results import EVIDENCE_NOTE, NumericResult
-from gendoc.model import domain_label
+from gendoc.render import render_report
 
 
 class ReportFormat(enum.StrEnum):
@@ -96,106 +96,32 @@ def format_finding(finding: Finding) -> str:
     return f"{finding.severity.value} {finding.rule} {finding.location}: {finding.message}"
 
 
-def _coverage(numeric: NumericResult) -> str:
-    pairs = ", ".join(f"{n} {kind.value}" for kind, n in numeric.counts().items())
-    line = (
-        f"{numeric.evaluated} of {numeric.with_data} operators with test data evaluated "
-        f"({numeric.case_count} test cases); pairs: {pairs}"
+def _render(template: str, report: AuditReport, lang: str) -> str:
+    return render_report(
+        template,
+        lang,
+        report=report,
+        rules=list(RULES.values()),
+        evidence_note=EVIDENCE_NOTE,
     )
-    return line + ("; time budget exhausted" if numeric.timed_out else "")
 
 
-def format_text(report: AuditReport) -> str:
-    lines = [format_finding(f) for f in report.findings]
-    if report.numeric is not None:
-        lines.append(f"numeric: {_coverage(report.numeric)}")
-        for skipped in report.numeric.not_evaluated:
-            where = f"{domain_label(skipped.domain)} {skipped.op}-{skipped.version}"
-            lines.append(f"numeric: not evaluated {where}: {skipped.cause.message.text}")
-        lines.append(f"numeric: {EVIDENCE_NOTE}")
-    lines.append(report.summary())
-    return "\n".join(lines) + "\n"
+def format_text(report: AuditReport, lang: str = "en") -> str:
+    """One line per finding, the numeric coverage and the summary, for a terminal or a log."""
+    return _render("cli/audit.txt.j2", report, lang)
 
 
-def format_json(report: AuditReport) -> str:
+def format_json(report: AuditReport, lang: str = "en") -> str:
+    """The report as data; messages in English, with their ids and arguments to translate."""
     return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
-def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def format_markdown(report: AuditReport, lang: str = "en") -> str:
+    """A Markdown page: findings, rules and the numeric evidence, in ``lang``."""
+    return _render("cli/audit.md.j2", report, lang)
 
 
-def _table(header: tuple[str, ...], rows: list[tuple[object, ...]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines.extend("| " + " | ".join(_cell(c) for c in row) + " |" for row in rows)
-    return lines
-
-
-def format_markdown(report: AuditReport) -> str:
-    domains = ", ".join(domain_label(d) for d in report.domains)
-    lines = [
-        "# Tag audit",
-        "",
-        f"onnx {report.onnx_version}; {report.operator_count} operators in {domains}.",
-        "",
-        f"**{report.summary()}**",
-        "",
-        "## Findings",
-        "",
-    ]
-    if report.findings:
-        lines += _table(
-            ("Severity", "Rule", "Operator", "Parameter", "Message"),
-            [
-                (
-                    f.severity.value,
-                    f.rule,
-                    f"{domain_label(f.domain)} {f.op}-{f.version}",
-                    str(f.parameter or ""),
-                    f.message,
-                )
-                for f in report.findings
-            ],
-        )
-    else:
-        lines.append("None.")
-    lines += ["", "## Rules", ""]
-    lines += _table(
-        ("Rule", "Severity", "Checks"),
-        [(r.id, r.severity.value, r.title) for r in RULES.values()],
-    )
-    if report.numeric is not None:
-        lines += _markdown_numeric(report.numeric)
-    return "\n".join(lines) + "\n"
-
-
-def _markdown_numeric(numeric: NumericResult) -> list[str]:
-    lines = ["", "## Numeric evidence", "", f"> {EVIDENCE_NOTE}", "", _coverage(numeric) + ".", ""]
-    rows = [
-        (
-            f"{domain_label(e.domain)} {e.op}-{e.version}",
-            pair.input,
-            pair.output,
-            pair.kind.value,
-            pair.detail.text,
-        )
-        for e in numeric.operators
-        for pair in e.pairs
-    ]
-    lines += _table(("Operator", "Input", "Output", "Class", "Detail"), rows)
-    if numeric.not_evaluated:
-        lines += ["", "### Not evaluated", ""]
-        lines += _table(
-            ("Operator", "Reason"),
-            [
-                (f"{domain_label(s.domain)} {s.op}-{s.version}", s.cause.message.text)
-                for s in numeric.not_evaluated
-            ],
-        )
-    return lines
-
-
-FORMATTERS: dict[ReportFormat, Callable[[AuditReport], str]] = {
+FORMATTERS: dict[ReportFormat, Callable[[AuditReport, str], str]] = {
     ReportFormat.TEXT: format_text,
     ReportFormat.JSON: format_json,
     ReportFormat.MARKDOWN: format_markdown,
