@@ -7,7 +7,6 @@ audit findings at the chosen threshold); 2 bad input or usage.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -189,20 +188,32 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from gendoc.console import (
+        exit_code_of,
+        flush_stdout,
+        silence_stdout,
+        stop_signals_raise,
+        tolerate_unencodable_text,
+    )
+
     warnings.showwarning = _show_warning
-    try:
-        args = build_parser().parse_args(argv)
-        return args.run(args)
-    except GendocError as exc:
-        print(f"gendoc: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print("gendoc: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # the reader went away (``gendoc diff ... | head``): not an error of ours
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
+    tolerate_unencodable_text()
+    with stop_signals_raise():
+        try:
+            args = build_parser().parse_args(argv)
+            code = args.run(args)
+            flush_stdout()
+            return code
+        except GendocError as exc:
+            print(f"gendoc: error: {exc}", file=sys.stderr)
+            return exc.exit_code
+        except KeyboardInterrupt as exc:
+            print(f"gendoc: interrupted{f' by {exc}' if str(exc) else ''}", file=sys.stderr)
+            return exit_code_of(exc)
+        except BrokenPipeError:
+            # the reader went away (``gendoc diff ... | head``): not an error of ours
+            silence_stdout()
+            return 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import numpy as np
 import onnx
 from onnx import defs, helper
 
+from gendoc.console import stdout_to_stderr
 from gendoc.errors import UsageError
 from gendoc.examples import collect_examples, collect_samples
 from gendoc.model import (
@@ -28,6 +29,8 @@ from gendoc.model import (
     Reference,
     Schema,
     TypeConstraint,
+    domain_key,
+    domain_label,
     schema_sort_key,
 )
 
@@ -169,22 +172,78 @@ def convert_schema(op: Any) -> Schema:
     )
 
 
+_SchemaKey = tuple[str, str, int]
+
+
+def _registered() -> dict[_SchemaKey, list[tuple[str, int]]]:
+    """Every registered schema by (domain, name, version), with where each was defined.
+
+    ``ai.onnx`` counts as the default domain: onnx stores it as a separate
+    domain, but readers (and gendoc's ``--domain``) take it for ``""``.
+    """
+    found: dict[_SchemaKey, list[tuple[str, int]]] = {}
+    for op in defs.get_all_schemas_with_history():
+        key = (domain_key(op.domain), op.name, int(op.since_version))
+        found.setdefault(key, []).append((op.file, int(op.line)))
+    return found
+
+
+def _overridden(
+    before: dict[_SchemaKey, list[tuple[str, int]]],
+    after: dict[_SchemaKey, list[tuple[str, int]]],
+) -> str | None:
+    """What an import did to a schema registered before it, if anything, as a sentence's end."""
+    for key in sorted(before.keys() | after.keys()):
+        domain, name, version = key
+        versioned = f"{domain_label(domain)}.{name}-{version}"
+        if key in before and key not in after:
+            return f"removes {versioned}, which was registered before it"
+        if (key in before and after[key] != before[key]) or len(after.get(key, ())) > 1:
+            return (
+                f"registers {versioned} again, which was already registered; "
+                "give its schemas their own domain or a new version"
+            )
+    return None
+
+
+def _import_one(name: str) -> None:
+    """Import one schema module; anything it raises or exits with is a one-line usage error."""
+    try:
+        with stdout_to_stderr():
+            importlib.import_module(name)
+    except KeyboardInterrupt:
+        raise
+    except SystemExit as exc:
+        raise UsageError(
+            f"schema module {name!r} called sys.exit({exc.code!r}) while being imported"
+        ) from None
+    except BaseException as exc:  # any failure in user code is reported the same way
+        message = " ".join(str(exc).split())
+        raise UsageError(
+            f"cannot import schema module {name!r}: {type(exc).__name__}: {message}"
+        ) from None
+
+
 def import_schema_modules(modules: Iterable[str]) -> None:
     """Import user modules that register extra schemas with onnx.
 
     Modules are looked up from the current folder first, as ``python -m``
-    would. A module that cannot be imported is a usage error naming it.
+    would. What they print goes to stderr, since stdout may carry a
+    snapshot. A module that cannot be imported, exits, or registers a schema
+    onnx already has (replacing it would document a different operator under
+    onnx's name) is a usage error naming it.
     """
     modules = list(modules)
     if modules and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+    registered = _registered() if modules else {}
     for name in modules:
-        try:
-            importlib.import_module(name)
-        except Exception as exc:  # any failure in user code is reported the same way
-            raise UsageError(
-                f"cannot import schema module {name!r}: {type(exc).__name__}: {exc}"
-            ) from exc
+        _import_one(name)
+        now = _registered()
+        overridden = _overridden(registered, now)
+        if overridden:
+            raise UsageError(f"schema module {name!r} {overridden}")
+        registered = now
 
 
 def collect(schema_modules: Iterable[str] = (), *, with_examples: bool = True) -> Reference:

@@ -5,136 +5,115 @@ a project's custom schemas) without both being installed at once, so a
 pull request can be compared with its base in CI. It holds everything in
 :class:`~gendoc.model.Reference` except examples and sample
 implementations, which are prose for readers and would only make diffs
-noisy. The format is described by ``snapshot.schema.json`` beside this
-module; bump :data:`FORMAT_VERSION` whenever a change would make an older
+noisy. Bump :data:`FORMAT_VERSION` whenever a change would make an older
 gendoc misread a newer file.
 
-Keys are sorted and every list has a fixed order (domains, operators and
-versions sorted; parameters and type constraints in schema order, since
-their position is meaningful; attributes sorted by name), so two
-snapshots of the same schemas are byte-identical.
+The dataclasses of :mod:`gendoc.model` are the one definition of the
+format: msgspec encodes them and checks every value read back against their
+type hints, naming the JSON path of the first one that does not fit, and
+``snapshot.schema.json`` is generated from them for other tools. Keys are
+sorted and every list has a fixed order (schemas by domain, name and
+version; parameters and type constraints in schema order, since their
+position is meaningful; attributes by name), so two snapshots of the same
+schemas are byte-identical.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
-from collections.abc import Iterable, Mapping
-from enum import Enum
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
-from gendoc.errors import UsageError
-from gendoc.model import (
-    Attribute,
-    Differentiability,
-    Option,
-    Parameter,
-    Reference,
-    Schema,
-    TypeConstraint,
-    schema_sort_key,
-)
-from gendoc.write import write_documents
+import msgspec
+
+from gendoc.console import write_stdout_bytes
+from gendoc.errors import GendocError, UsageError
+from gendoc.model import Reference, Schema, schema_sort_key
+from gendoc.write import read_regular_file, write_documents
 
 FORMAT = "gendoc-snapshot"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 INSTALLED = "installed"
 """The word that stands for the onnx of the running environment instead of a file."""
+STDOUT = "-"
+"""The ``--output`` that means standard output."""
 
 SCHEMA_FILE = Path(__file__).with_name("snapshot.schema.json")
 
-_E = TypeVar("_E", bound=Enum)
+_T = TypeVar("_T")
 
 
-# --- model -> plain data -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Snapshot:
+    """The operator schemas of one onnx installation, as written by ``gendoc export``.
+
+    Examples and sample implementations are left out: they are prose for
+    readers and would only make diffs noisy. The default domain ai.onnx is the
+    empty string. Schemas are sorted by domain, name and since_version; their
+    attributes by name; inputs, outputs and type constraints keep the order of
+    the schema.
+    """
+
+    format: Literal[FORMAT]  # type: ignore[valid-type]
+    format_version: Literal[FORMAT_VERSION]  # type: ignore[valid-type]
+    onnx_version: str
+    schemas: tuple[Schema, ...]
 
 
-def _parameter_to_dict(param: Parameter) -> dict[str, Any]:
-    return {
-        "name": param.name,
-        "type": param.type_str,
-        "description": param.description,
-        "option": param.option.value,
-        "differentiability": param.differentiability.value,
-        "is_homogeneous": param.is_homogeneous,
-        "min_arity": param.min_arity,
-    }
+@dataclass(frozen=True)
+class _Header:
+    """The part of a snapshot read first, to name an unreadable version before anything else."""
+
+    format_version: int
 
 
-def _attribute_to_dict(attr: Attribute) -> dict[str, Any]:
-    return {
-        "name": attr.name,
-        "type": attr.type,
-        "description": attr.description,
-        "required": attr.required,
-        "default": attr.default,
-    }
+_ENCODER = msgspec.json.Encoder(order="sorted")
 
 
-def _schema_to_dict(schema: Schema) -> dict[str, Any]:
-    return {
-        "since_version": schema.since_version,
-        "doc": schema.doc,
-        "deprecated": schema.deprecated,
-        "experimental": schema.experimental,
-        "is_function": schema.is_function,
-        "function_versions": list(schema.function_versions),
-        "attributes": [
-            _attribute_to_dict(a) for a in sorted(schema.attributes, key=attrgetter("name"))
-        ],
-        "inputs": [_parameter_to_dict(p) for p in schema.inputs],
-        "outputs": [_parameter_to_dict(p) for p in schema.outputs],
-        "type_constraints": [
-            {
-                "name": tc.name,
-                "allowed_types": list(tc.allowed_types),
-                "description": tc.description,
-            }
-            for tc in schema.type_constraints
-        ],
-        "min_inputs": schema.min_inputs,
-        "max_inputs": schema.max_inputs,
-        "min_outputs": schema.min_outputs,
-        "max_outputs": schema.max_outputs,
-    }
+# --- model -> JSON -------------------------------------------------------------------------
 
 
-def to_dict(reference: Reference) -> dict[str, Any]:
-    """The snapshot of a reference as plain JSON data, in its fixed order."""
-    domains = []
-    for domain in reference.domains:
-        operators = [
-            {
-                "name": op.name,
-                "versions": [_schema_to_dict(s) for s in sorted(op.versions, key=schema_sort_key)],
-            }
-            for op in sorted(reference.operators(domain), key=lambda op: op.name)
-        ]
-        domains.append({"domain": domain, "operators": operators})
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "onnx_version": reference.onnx_version,
-        "domains": domains,
-    }
+def _canonical(schema: Schema) -> Schema:
+    """Attributes by name: their order in a schema carries no meaning, unlike parameters'."""
+    return replace(schema, attributes=tuple(sorted(schema.attributes, key=attrgetter("name"))))
 
 
 def dumps(reference: Reference) -> str:
     """The snapshot text: sorted keys, two-space indent, UTF-8 as is, final newline."""
-    return json.dumps(to_dict(reference), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    snapshot = Snapshot(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        onnx_version=reference.onnx_version,
+        schemas=tuple(_canonical(s) for s in sorted(reference.schemas, key=schema_sort_key)),
+    )
+    return msgspec.json.format(_ENCODER.encode(snapshot), indent=2).decode("utf-8") + "\n"
+
+
+def json_schema_text() -> str:
+    """The JSON Schema of the snapshot format, generated from the dataclasses.
+
+    ``snapshot.schema.json`` holds this text for tools that read snapshots;
+    a test fails when the file falls behind the dataclasses. Regenerate it
+    with ``python -m gendoc.snapshot``.
+    """
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    schema.update(msgspec.json.schema(Snapshot))
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
 def dump_snapshot(reference: Reference, output: Path | None) -> int:
     """Write the snapshot to ``output`` (atomically, untouched if equal) or to stdout.
 
-    Returns the exit code of ``gendoc export``.
+    ``None`` or ``-`` means stdout. Returns the exit code of ``gendoc export``.
     """
     text = dumps(reference)
-    if output is None:
-        sys.stdout.buffer.write(text.encode("utf-8"))
-        sys.stdout.buffer.flush()
+    if output is None or str(output) == STDOUT:
+        write_stdout_bytes(text.encode("utf-8"))
         return 0
     if output.is_dir():
         raise UsageError(f"output is a folder, not a file: {output}")
@@ -143,128 +122,83 @@ def dump_snapshot(reference: Reference, output: Path | None) -> int:
     return 0
 
 
-# --- plain data -> model -------------------------------------------------------------------
+# --- JSON -> model -------------------------------------------------------------------------
 
 
 class _Invalid(Exception):
     """Raised inside the reader with the JSON path of the offending value."""
 
 
-_JSON_NAMES: dict[type, str] = {
-    type(None): "null",
-    bool: "a boolean",
-    int: "an integer",
-    float: "a number",
-    str: "a string",
-    list: "a list",
-    dict: "an object",
-}
+class _LongInteger:
+    """Stands in for an integer literal too long to read, so its JSON path can be named.
+
+    Python refuses to convert more than a few thousand digits (a guard
+    against quadratic time); no field of a snapshot holds anything near that.
+    """
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
 
 
-def _types(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
+_MAX_DIGITS = 100
 
 
-def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
-    """``isinstance``, except that JSON true and false do not pass for numbers."""
-    kinds = _types(kind)
-    return isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))
+def _parse_int(digits: str) -> int | _LongInteger:
+    return int(digits) if len(digits) <= _MAX_DIGITS else _LongInteger(digits)
 
 
-def _mismatch(where: str, value: Any, kind: type | tuple[type, ...]) -> _Invalid:
-    expected = " or ".join(_JSON_NAMES[t] for t in _types(kind))
-    got = _JSON_NAMES.get(type(value), type(value).__name__)
-    return _Invalid(f"{where}: expected {expected}, got {got}")
+def _unreadable_value(value: Any, path: str = "$") -> str | None:
+    """The first value JSON can hold but a snapshot cannot, as "path: problem".
+
+    A ``\\ud800`` escape decodes to a lone surrogate, which no UTF-8 file
+    (and no document rendered from the snapshot) can hold.
+    """
+    if isinstance(value, str):
+        if not value.isascii() and not _encodes(value):
+            return f"{path}: the string holds a lone surrogate (not Unicode text)"
+    elif isinstance(value, _LongInteger):
+        return f"{path}: an integer of {len(value.digits)} digits is out of range"
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            problem = _unreadable_value(item, f"{path}[{i}]")
+            if problem:
+                return problem
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            problem = _unreadable_value(key, f"{path} key") or _unreadable_value(
+                item, f"{path}.{key}"
+            )
+            if problem:
+                return problem
+    return None
 
 
-def _field(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in data:
-        raise _Invalid(f"{where}: missing key {key!r}")
-    if not _is(data[key], kind):
-        raise _mismatch(f"{where}.{key}", data[key], kind)
-    return data[key]
-
-
-def _items(data: Mapping[str, Any], key: str, kind: type, where: str) -> tuple[Any, ...]:
-    """The values of a list field, each checked against ``kind``."""
-    values = _field(data, key, list, where)
-    for i, value in enumerate(values):
-        if not _is(value, kind):
-            raise _mismatch(f"{where}.{key}[{i}]", value, kind)
-    return tuple(values)
-
-
-def _objects(data: Mapping[str, Any], key: str, where: str) -> Iterable[tuple[str, dict]]:
-    """The objects of a list field, each with its JSON path for messages."""
-    for i, item in enumerate(_items(data, key, dict, where)):
-        yield f"{where}.{key}[{i}]", item
-
-
-def _enum(data: Mapping[str, Any], key: str, enum: type[_E], where: str) -> _E:
-    value = _field(data, key, str, where)
+def _encodes(text: str) -> bool:
     try:
-        return enum(value)
-    except ValueError:
-        allowed = ", ".join(m.value for m in enum)
-        raise _Invalid(f"{where}.{key}: {value!r} is not one of {allowed}") from None
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
-def _parameter_from_dict(data: Mapping[str, Any], where: str) -> Parameter:
-    return Parameter(
-        name=_field(data, "name", str, where),
-        type_str=_field(data, "type", str, where),
-        description=_field(data, "description", str, where),
-        option=_enum(data, "option", Option, where),
-        differentiability=_enum(data, "differentiability", Differentiability, where),
-        is_homogeneous=_field(data, "is_homogeneous", bool, where),
-        min_arity=_field(data, "min_arity", int, where),
-    )
+_PATH_SUFFIX = re.compile(r"^(?P<problem>.*) - at `(?P<path>[^`]*)`$", re.DOTALL)
 
 
-def _schema_from_dict(domain: str, name: str, data: Mapping[str, Any], where: str) -> Schema:
-    return Schema(
-        domain=domain,
-        name=name,
-        since_version=_field(data, "since_version", int, where),
-        doc=_field(data, "doc", str, where),
-        deprecated=_field(data, "deprecated", bool, where),
-        experimental=_field(data, "experimental", bool, where),
-        is_function=_field(data, "is_function", bool, where),
-        function_versions=_items(data, "function_versions", int, where),
-        attributes=tuple(
-            Attribute(
-                name=_field(a, "name", str, path),
-                type=_field(a, "type", str, path),
-                description=_field(a, "description", str, path),
-                required=_field(a, "required", bool, path),
-                default=_field(a, "default", (str, type(None)), path),
-            )
-            for path, a in _objects(data, "attributes", where)
-        ),
-        inputs=tuple(_parameter_from_dict(p, path) for path, p in _objects(data, "inputs", where)),
-        outputs=tuple(
-            _parameter_from_dict(p, path) for path, p in _objects(data, "outputs", where)
-        ),
-        type_constraints=tuple(
-            TypeConstraint(
-                name=_field(tc, "name", str, path),
-                allowed_types=_items(tc, "allowed_types", str, path),
-                description=_field(tc, "description", str, path),
-            )
-            for path, tc in _objects(data, "type_constraints", where)
-        ),
-        min_inputs=_field(data, "min_inputs", int, where),
-        max_inputs=_field(data, "max_inputs", (int, type(None)), where),
-        min_outputs=_field(data, "min_outputs", int, where),
-        max_outputs=_field(data, "max_outputs", (int, type(None)), where),
-    )
+def _convert(data: Any, kind: type[_T]) -> _T:
+    """``data`` as ``kind``; a mismatch becomes "path: problem", as the other messages read."""
+    try:
+        return msgspec.convert(data, type=kind, strict=True)
+    except msgspec.ValidationError as exc:
+        match = _PATH_SUFFIX.match(str(exc))
+        path, problem = (match["path"], match["problem"]) if match else ("$", str(exc))
+        raise _Invalid(f"{path}: {problem[:1].lower()}{problem[1:]}") from None
 
 
 def _check_format(data: Any) -> None:
     """Reject files that are not snapshots, or snapshots this gendoc cannot read."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise _Invalid(f'not a gendoc snapshot (no "format": "{FORMAT}" at the top)')
-    version = _field(data, "format_version", int, "$")
+    version = _convert(data, _Header).format_version
     if version > FORMAT_VERSION:
         raise _Invalid(
             f"snapshot format version {version} is newer than this gendoc reads "
@@ -277,26 +211,21 @@ def _check_format(data: Any) -> None:
         )
 
 
-def from_dict(data: Any) -> Reference:
-    """Rebuild a Reference from snapshot data; raise UsageError naming the bad value."""
+def from_data(data: Any) -> Reference:
+    """Rebuild a Reference from parsed snapshot JSON; raise UsageError naming the bad value."""
     try:
+        problem = _unreadable_value(data)
+        if problem:
+            raise _Invalid(problem)
         _check_format(data)
-        schemas = [
-            _schema_from_dict(
-                _field(d, "domain", str, dpath),
-                _field(op, "name", str, opath),
-                version,
-                vpath,
-            )
-            for dpath, d in _objects(data, "domains", "$")
-            for opath, op in _objects(d, "operators", dpath)
-            for vpath, version in _objects(op, "versions", opath)
-        ]
-        onnx_version = _field(data, "onnx_version", str, "$")
-        _check_unique(schemas)
+        snapshot = _convert(data, Snapshot)
+        _check_unique(snapshot.schemas)
     except _Invalid as exc:
         raise UsageError(str(exc)) from None
-    return Reference(onnx_version=onnx_version, schemas=tuple(sorted(schemas, key=schema_sort_key)))
+    return Reference(
+        onnx_version=snapshot.onnx_version,
+        schemas=tuple(sorted(snapshot.schemas, key=schema_sort_key)),
+    )
 
 
 def _check_unique(schemas: Iterable[Schema]) -> None:
@@ -325,24 +254,24 @@ def _json_error(text: str, exc: json.JSONDecodeError) -> str:
 
 def load_snapshot(path: Path) -> Reference:
     """Read a snapshot file; every way it can be unusable is one UsageError line."""
+    if path.is_dir():
+        raise UsageError(f"snapshot path is a folder, not a file: {path}")
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise UsageError(f"snapshot file not found: {path}") from None
-    except IsADirectoryError:
-        raise UsageError(f"snapshot path is a folder, not a file: {path}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read snapshot {path}: {exc.strerror or exc}") from None
+        raw = read_regular_file(path, follow_links=True)
+    except GendocError as exc:
+        raise UsageError(str(exc)) from None
+    if raw is None:
+        raise UsageError(f"snapshot file not found: {path}")
+    try:
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not a gendoc snapshot (the file is not UTF-8 text)") from None
     try:
-        data = json.loads(text)
+        return from_data(json.loads(text, parse_int=_parse_int))
     except json.JSONDecodeError as exc:
         raise UsageError(f"{path}: {_json_error(text, exc)}") from None
     except RecursionError:
         raise UsageError(f"{path}: not a gendoc snapshot (nested too deeply)") from None
-    try:
-        return from_dict(data)
     except UsageError as exc:
         # Names from the file end up in the message; keep it on one line whatever they hold.
         raise UsageError(" ".join(f"{path}: {exc}".splitlines())) from None
@@ -361,3 +290,7 @@ def load_reference(source: str, schema_modules: Iterable[str] = ()) -> Reference
 
         return collect(schema_modules, with_examples=False)
     return load_snapshot(Path(source))
+
+
+if __name__ == "__main__":
+    SCHEMA_FILE.write_text(json_schema_text(), encoding="utf-8")

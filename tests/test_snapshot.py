@@ -24,10 +24,10 @@ from gendoc.snapshot import (
     SCHEMA_FILE,
     dump_snapshot,
     dumps,
-    from_dict,
+    from_data,
+    json_schema_text,
     load_reference,
     load_snapshot,
-    to_dict,
 )
 from tests.helpers import run_gendoc
 
@@ -93,6 +93,16 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
 
 
+def _data(reference: Reference) -> dict:
+    return json.loads(dumps(reference))
+
+
+def test_schema_file_is_generated_from_the_current_dataclasses() -> None:
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == json_schema_text(), (
+        "snapshot.schema.json is out of date: run python -m gendoc.snapshot"
+    )
+
+
 def test_schema_file_is_a_valid_draft_2020_12_schema() -> None:
     schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
@@ -101,11 +111,11 @@ def test_schema_file_is_a_valid_draft_2020_12_schema() -> None:
 
 def test_round_trip_keeps_every_field() -> None:
     reference = _sample_reference()
-    assert from_dict(json.loads(dumps(reference))) == reference
+    assert from_data(json.loads(dumps(reference))) == reference
 
 
 def test_sample_snapshot_follows_the_schema() -> None:
-    _validator().validate(to_dict(_sample_reference()))
+    _validator().validate(_data(_sample_reference()))
 
 
 def test_installed_onnx_snapshot_follows_the_schema_and_round_trips(reference: Reference) -> None:
@@ -113,7 +123,7 @@ def test_installed_onnx_snapshot_follows_the_schema_and_round_trips(reference: R
     _validator().validate(data)
     assert data["format_version"] == FORMAT_VERSION
     assert data["onnx_version"] == reference.onnx_version
-    restored = from_dict(data)
+    restored = from_data(data)
     assert restored.schemas == reference.schemas
     assert restored.examples == {} and restored.samples == {}
 
@@ -128,8 +138,9 @@ def test_order_does_not_depend_on_the_order_of_the_model() -> None:
         ),
     )
     assert dumps(shuffled) == dumps(reference)
-    domains = [d["domain"] for d in to_dict(reference)["domains"]]
-    assert domains == ["", "com.example"]
+    schemas = _data(reference)["schemas"]
+    assert [(s["domain"], s["name"]) for s in schemas] == [("", "Concat"), ("com.example", "Foo")]
+    assert [a["name"] for a in schemas[1]["attributes"]] == ["alpha", "mode"]
 
 
 def test_examples_and_samples_are_left_out() -> None:
@@ -169,10 +180,8 @@ def test_export_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> 
     data = target.read_bytes()
     assert data == second.stdout.encode("utf-8")
     assert data.endswith(b"}\n")
-    domains = {d["domain"]: d for d in json.loads(data)["domains"]}
-    foo = domains["com.example"]["operators"][0]
-    assert foo["name"] == "Foo"
-    assert [v["since_version"] for v in foo["versions"]] == [1, 2]
+    foo = [s for s in json.loads(data)["schemas"] if s["domain"] == "com.example"]
+    assert [(s["name"], s["since_version"]) for s in foo] == [("Foo", 1), ("Foo", 2)]
 
 
 # --- unusable files ------------------------------------------------------------------------
@@ -183,32 +192,42 @@ def _valid_text() -> str:
 
 
 def _with_version(version: object) -> str:
-    data = to_dict(_sample_reference())
+    data = _data(_sample_reference())
     data["format_version"] = version
     return json.dumps(data)
 
 
 def _with_bad_tag() -> str:
-    data = to_dict(_sample_reference())
-    data["domains"][0]["operators"][0]["versions"][0]["inputs"][0]["differentiability"] = "maybe"
+    data = _data(_sample_reference())
+    data["schemas"][0]["inputs"][0]["differentiability"] = "maybe"
     return json.dumps(data)
 
 
 def _with_duplicate_version() -> str:
-    data = to_dict(_sample_reference())
-    versions = data["domains"][0]["operators"][0]["versions"]
-    versions.append(versions[0])
+    data = _data(_sample_reference())
+    data["schemas"].append(data["schemas"][0])
     return json.dumps(data)
 
 
 def _with_boolean_version_number() -> str:
-    data = to_dict(_sample_reference())
-    data["domains"][1]["operators"][0]["versions"][0]["since_version"] = True
+    data = _data(_sample_reference())
+    data["schemas"][1]["since_version"] = True
     return json.dumps(data)
 
 
+def _with_raw(path: tuple[str | int, ...], raw: str) -> str:
+    """The sample snapshot with one value replaced by JSON text that json.dumps cannot make."""
+    data = _data(_sample_reference())
+    parent = data
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = "@@RAW@@"
+    return json.dumps(data).replace('"@@RAW@@"', raw)
+
+
 NOT_OBJECTS = (
-    '{"format": "gendoc-snapshot", "format_version": 1, "onnx_version": "1", "domains": [1]}'
+    f'{{"format": "gendoc-snapshot", "format_version": {FORMAT_VERSION}, '
+    '"onnx_version": "1", "schemas": [1]}'
 )
 
 BAD_FILES = {
@@ -221,13 +240,42 @@ BAD_FILES = {
     "other-json-object": ('{"name": "package", "version": "1.0"}', "not a gendoc snapshot"),
     "newer-format": (_with_version(FORMAT_VERSION + 1), "upgrade gendoc"),
     "older-format": (_with_version(0), "not supported"),
-    "format-version-string": (_with_version("1"), "format_version: expected an integer"),
-    "bad-tag": (_with_bad_tag(), "inputs[0].differentiability: 'maybe' is not one of"),
+    "format-version-string": (_with_version("1"), "$.format_version: expected `int`, got `str`"),
+    "format-version-huge": (_with_version(10**30), "upgrade gendoc"),
+    "bad-tag": (
+        _with_bad_tag(),
+        "$.schemas[0].inputs[0].differentiability: invalid enum value 'maybe'",
+    ),
     "duplicate-version": (_with_duplicate_version(), "Concat-4 appears more than once"),
-    "domain-not-an-object": (NOT_OBJECTS, "$.domains[0]: expected an object, got an integer"),
+    "schema-not-an-object": (NOT_OBJECTS, "$.schemas[0]: expected `object`, got `int`"),
     "boolean-for-number": (
         _with_boolean_version_number(),
-        "$.domains[1].operators[0].versions[0].since_version: expected an integer, got a boolean",
+        "$.schemas[1].since_version: expected `int`, got `bool`",
+    ),
+    "missing-field": (
+        _with_raw(("schemas", 0, "inputs"), '[{"name": "x"}]'),
+        "$.schemas[0].inputs[0]: object missing required field `type_str`",
+    ),
+    "string-for-list": (
+        _with_raw(("schemas", 0, "type_constraints", 0, "allowed_types"), '"tensor(float)"'),
+        "$.schemas[0].type_constraints[0].allowed_types: expected `array`, got `str`",
+    ),
+    "lone-surrogate": (
+        _with_raw(("schemas", 1, "doc"), '"bad \\ud800 text"'),
+        "$.schemas[1].doc: the string holds a lone surrogate",
+    ),
+    "lone-surrogate-at-the-end": (
+        _with_raw(("onnx_version",), '"\\udfff"'),
+        "$.onnx_version: the string holds a lone surrogate",
+    ),
+    "5000-digit-integer": (
+        _with_raw(("schemas", 0, "min_inputs"), "9" * 5000),
+        "$.schemas[0].min_inputs: an integer of 5000 digits is out of range",
+    ),
+    "5000-digit-version": (_with_raw(("format_version",), "1" * 5000), "5000 digits"),
+    "null-for-string": (
+        _with_raw(("schemas", 0, "name"), "null"),
+        "$.schemas[0].name: expected `str`, got `null`",
     ),
 }
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
 
-from gendoc import write
+from gendoc import lock, write
+from gendoc.errors import GendocError
 from gendoc.write import write_documents
 
 
@@ -58,3 +60,86 @@ def test_new_files_are_readable_by_others(tmp_path: Path) -> None:
     finally:
         os.umask(old)
     assert (tmp_path / "a.md").stat().st_mode & 0o777 == 0o644
+
+
+# --- special files, leftovers of killed runs, the folder lock -------------------------------
+
+
+def test_special_files_and_links_are_refused_without_being_opened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe.md")
+    (tmp_path / "real.md").write_text("real\n")
+    (tmp_path / "link.md").symlink_to(tmp_path / "real.md")
+    (tmp_path / "dir.md").mkdir()
+    cases = {
+        "pipe.md": "is a named pipe",
+        "link.md": "is a symbolic link",
+        "dir.md": "is a folder",
+    }
+    for name, kind in cases.items():
+        with pytest.raises(write.WriteError, match=kind):
+            write_documents(tmp_path, {name: "new\n"})
+        with pytest.raises(write.WriteError, match=kind):
+            write.changed_documents(tmp_path, {name: "new\n"})
+    assert (tmp_path / "real.md").read_text() == "real\n"
+    assert (tmp_path / "link.md").is_symlink()
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "pipe.md").st_mode)
+    with pytest.raises(write.WriteError, match="/dev/null is a character device"):
+        write_documents(Path("/dev"), {"null": "x\n"})
+
+
+def _leave_interrupted_build(folder: Path) -> None:
+    """What a build killed after its journal and first rename leaves: a mixed set."""
+    write_documents(folder, {"a.md": "old a\n", "b.md": "old b\n"})
+    (folder / "a.md").write_text("new a\n")
+    (folder / ".b.md.k1ll3d_x.tmp").write_text("new b\n")
+    (folder / ".a.md.stale123.tmp").write_text("half of a")
+    (folder / write.JOURNAL).write_text(
+        '[[".a.md.gone_123.tmp", "a.md"], [".b.md.k1ll3d_x.tmp", "b.md"]]'
+    )
+
+
+def test_check_reports_leftovers_of_a_killed_build(tmp_path: Path) -> None:
+    _leave_interrupted_build(tmp_path)
+    with pytest.raises(write.InterruptedBuild, match=r"interrupted .* and 2 more") as caught:
+        write.changed_documents(tmp_path, {"a.md": "new a\n", "b.md": "new b\n"})
+    assert caught.value.exit_code == 1
+
+
+def test_next_build_finishes_the_renames_and_removes_stale_temp_files(tmp_path: Path) -> None:
+    _leave_interrupted_build(tmp_path)
+    (tmp_path / ".other.tmp").write_text("not ours\n")
+    assert write_documents(tmp_path, {"a.md": "new a\n", "b.md": "new b\n"}) == []
+    assert (tmp_path / "b.md").read_text() == "new b\n"  # rolled forward, then found current
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".other.tmp", "a.md", "b.md"]
+    assert write.changed_documents(tmp_path, {"a.md": "new a\n", "b.md": "new b\n"}) == {}
+
+
+def test_a_journal_naming_files_elsewhere_is_refused(tmp_path: Path) -> None:
+    (tmp_path / write.JOURNAL).write_text('[["../outside.tmp", "a.md"]]')
+    with pytest.raises(write.WriteError, match="names a file outside"):
+        write_documents(tmp_path, {"a.md": "x\n"})
+    (tmp_path / write.JOURNAL).write_text("[[1, 2]")
+    with pytest.raises(write.WriteError, match="is damaged"):
+        write_documents(tmp_path, {"a.md": "x\n"})
+
+
+def test_journal_is_gone_after_a_complete_write(tmp_path: Path) -> None:
+    written = write_documents(tmp_path, {"a.md": "1\n", "b.md": "2\n", "c.md": "3\n"})
+    assert len(written) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.md", "b.md", "c.md"]
+
+
+def test_a_busy_folder_times_out_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(lock.TIMEOUT_VARIABLE, "0.2")
+    write_documents(tmp_path, {"a.md": "old\n"})
+    with lock.folder_lock(tmp_path), pytest.raises(lock.LockTimeout, match="still in use") as c:
+        write_documents(tmp_path, {"a.md": "new\n"})
+    assert "\n" not in str(c.value)
+    assert (tmp_path / "a.md").read_text() == "old\n"
+    with lock.folder_lock(tmp_path, shared=True):
+        assert write.changed_documents(tmp_path, {"a.md": "old\n"}) == {}  # readers share
+    monkeypatch.setenv(lock.TIMEOUT_VARIABLE, "soon")
+    with pytest.raises(GendocError, match="must be a number of seconds"):
+        write_documents(tmp_path, {"a.md": "new\n"})

@@ -1,0 +1,3 @@
+"""A schema module interrupted while importing, as if the user pressed Ctrl-C."""
+
+raise KeyboardInterrupt
