@@ -113,7 +113,8 @@ def github() -> Iterator[tuple[FakeGitHub, str]]:
         thread.join()
 
 
-def _git(repo: Path, *args: str) -> str:
+def git_in(repo: Path, *args: str) -> str:
+    """Run git in REPO with a fixed author (none may be configured); return its output."""
     env = {
         **os.environ,
         **{f"GIT_{who}_{what}": value for who in ("AUTHOR", "COMMITTER")
@@ -136,9 +137,9 @@ def _commit_schemas(repo: Path, module: str) -> str:
         text=True,
     )
     assert build.returncode == 0, build.stderr
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "-m", f"schemas of {module}")
-    return _git(repo, "rev-parse", "HEAD")
+    git_in(repo, "add", "-A")
+    git_in(repo, "commit", "-q", "-m", f"schemas of {module}")
+    return git_in(repo, "rev-parse", "HEAD")
 
 
 _CONTEXT = re.compile(r"\b(github|inputs)((?:\.[\w-]+)+)")
@@ -240,9 +241,9 @@ def test_pull_request_gets_one_comment_updated_on_each_push(tmp_path: Path, gith
     state, api = github
     repo = tmp_path / "repo"
     repo.mkdir()
-    _git(repo, "init", "-q", "-b", "main")
+    git_in(repo, "init", "-q", "-b", "main")
     base = _commit_schemas(repo, "diff_v1")
-    _git(repo, "checkout", "-q", "-b", "relax-foo")
+    git_in(repo, "checkout", "-q", "-b", "relax-foo")
     inputs = {"schemas": "opschemas"}
 
     head = _commit_schemas(repo, "diff_v1_tag")
