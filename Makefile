@@ -52,8 +52,11 @@ browser-deps:
 
 ## test: lint, then every test (browser tests included); pytest's "no tests ran" (5) fails
 ## too, and so does any skipped test (GENDOC_REQUIRE_ALL_TESTS, see tests/conftest.py)
+## GENDOC_EXPECT_ONNX: the onnx the suite must find (tests/test_onnx_versions.py)
+GENDOC_EXPECT_ONNX ?= $(shell grep '^onnx==' constraints/site.txt)
 test: setup browser-deps lint
-	@GENDOC_REQUIRE_ALL_TESTS=1 $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@GENDOC_REQUIRE_ALL_TESTS=1 GENDOC_EXPECT_ONNX='$(GENDOC_EXPECT_ONNX)' \
+	  $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 bench: setup
