@@ -318,3 +318,20 @@ def test_read_only_token_warns_and_keeps_the_job_green(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("::warning::gendoc diff comment skipped: GET ")
     assert "HTTP 403" in result.stdout and result.stdout.count("\n") == 1
+
+
+def test_example_workflow_uses_the_action_with_its_inputs() -> None:
+    """examples/docs-check.yml: this action, declared inputs only, no secret."""
+    text = (ROOT / "examples" / "docs-check.yml").read_text(encoding="utf-8")
+    workflow = yaml.safe_load(text)
+    assert {"pull_request", "push"} <= set(workflow[True])  # YAML 1.1 reads `on` as true
+    assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert "secrets." not in text
+    steps = workflow["jobs"]["docs"]["steps"]
+    assert steps[0]["uses"].startswith("actions/checkout@")
+    ours = [step for step in steps if step.get("uses") == "./"]
+    assert len(ours) == 1 and "<owner>/gendoc@v1" in text
+    assert set(ours[0]["with"]) <= set(ACTION["inputs"])
+    committed = {"en": ROOT / "docs" / "Operators.md", "zh": ROOT / "docs" / "zh" / "Operators.md"}
+    assert ours[0]["with"]["languages"].split() == list(committed)
+    assert all(path.is_file() for path in committed.values())
