@@ -1,12 +1,13 @@
 """Post the schema diff on a pull request as one comment that later runs update.
 
-``python -m gendoc.ci.comment DIFF.md`` reads the pull request number from the
+``python gendoc/ci/comment.py DIFF.md`` (as the action runs it, from its own
+checkout) or ``python -m gendoc.ci.comment DIFF.md`` reads the pull request number from the
 event payload (``GITHUB_EVENT_PATH``) and talks to the REST API at
 ``GITHUB_API_URL`` with ``GITHUB_TOKEN``: the workflow's own token is enough.
 The comment carries a hidden marker; a comment that has it is edited (PATCH)
 instead of adding another one, so a pull request shows one current diff
 however often it is pushed to. Only the standard library is used, so the
-script runs before or without anything else being installed.
+script runs with any Python, whatever is installed.
 
 A token that may not write (a pull request from a fork gets a read-only
 one) is not an error of the pull request: the script prints a warning
