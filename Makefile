@@ -11,7 +11,7 @@ DOCS_DIR := docs
 $(STAMP): pyproject.toml constraints/site.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints/site.txt -e ".[site,test]"
+	$(BIN)/python -m pip install --quiet -c constraints/site.txt -e ".[onnx,site,browser,test]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -62,9 +62,13 @@ browser-deps:
 	  fi; \
 	fi
 
-## test: lint, then every test (browser tests included); pytest's "no tests ran" (5) fails too
+## test: lint, then every test (browser tests included); pytest's "no tests ran" (5) fails
+## too, and so does any skipped test (GENDOC_REQUIRE_ALL_TESTS, see tests/conftest.py)
+## GENDOC_EXPECT_ONNX: the onnx the suite must find (tests/test_onnx_versions.py)
+GENDOC_EXPECT_ONNX ?= $(shell grep '^onnx==' constraints/site.txt)
 test: setup browser-deps lint
-	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	@GENDOC_REQUIRE_ALL_TESTS=1 GENDOC_EXPECT_ONNX='$(GENDOC_EXPECT_ONNX)' \
+	  $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 bench: setup

@@ -167,6 +167,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
+    import gendoc.collect  # noqa: F401 - a one-line error when onnx is missing or too old
     from gendoc.audit.command import FAIL_ON, ReportFormat
     from gendoc.audit.command import run as run_audit_command
 

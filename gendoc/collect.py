@@ -9,17 +9,25 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
-import onnx
-from onnx import defs, helper
 
 from gendoc.console import stdout_to_stderr
 from gendoc.errors import UsageError
+
+try:
+    import onnx
+    from onnx import defs, helper
+except ModuleNotFoundError as exc:  # onnx is an extra: see MINIMUM_ONNX below
+    raise UsageError(
+        "onnx is not installed: pip install 'gendoc[onnx]', or onnx-weekly for onnx's main branch"
+    ) from exc
+
 from gendoc.examples import collect_examples, collect_samples
 from gendoc.model import (
     Attribute,
@@ -33,6 +41,26 @@ from gendoc.model import (
     domain_label,
     schema_sort_key,
 )
+
+# onnx is an extra (gendoc[onnx]) so that installing gendoc next to onnx-weekly,
+# onnx's development build under another distribution name, keeps that build.
+# Without either one, or with an onnx older than this, every command that reads
+# schemas stops with one line.
+MINIMUM_ONNX = (1, 16)
+
+
+def onnx_release(version: str) -> tuple[int, int]:
+    """(major, minor) of an onnx version string: '1.24.0.dev20261026' -> (1, 24)."""
+    match = re.match(r"(\d+)\.(\d+)", version)
+    return (int(match[1]), int(match[2])) if match else (0, 0)
+
+
+if onnx_release(onnx.__version__) < MINIMUM_ONNX:
+    raise UsageError(
+        f"onnx {onnx.__version__} is too old: gendoc needs onnx >= "
+        f"{'.'.join(map(str, MINIMUM_ONNX))} (pip install 'gendoc[onnx]')"
+    )
+
 
 _DIFFERENTIABILITY = {
     "Differentiable": Differentiability.DIFFERENTIABLE,

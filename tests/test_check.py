@@ -7,10 +7,9 @@ import shlex
 from pathlib import Path
 
 import pytest
-import yaml
 
 from gendoc.check import check_documents, fix_command, format_check
-from gendoc.cli import build_parser, main
+from gendoc.cli import main
 from gendoc.render import DOCUMENTS, RenderOptions
 from tests.helpers import run_gendoc
 
@@ -185,60 +184,3 @@ def test_check_honours_schema_modules(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[-1] == (
         f"  gendoc build --schemas tests.custom_schemas.diff_v1_tag --out {out} --style onnx"
     )
-
-
-# --- integration files ---------------------------------------------------------------------
-
-ROOT = Path(__file__).resolve().parent.parent
-_STOP = {">", ">>", "|", ";", "&&", "||", "then"}
-
-
-def _gendoc_commands(script: str, env: dict[str, str]) -> list[list[str]]:
-    """Every gendoc call in a shell script, as arguments after ``gendoc``.
-
-    Variables are filled in from ``env`` (unknown ones become a dummy path)
-    before splitting, as the shell would, so unquoted option lists split.
-    """
-    commands = []
-    for line in script.splitlines():
-        expanded = re.sub(r"\$(\w+)", lambda m: env.get(m.group(1), f"/{m.group(1)}"), line)
-        tokens = shlex.split(expanded, comments=True)
-        starts = [i for i, t in enumerate(tokens) if t == "gendoc" or t.endswith("/gendoc")]
-        for start in starts:
-            rest = tokens[start + 1 :]
-            end = next((i for i, t in enumerate(rest) if t in _STOP), len(rest))
-            commands.append(rest[:end])
-    return commands
-
-
-def test_example_workflow_checks_and_diffs_without_secrets() -> None:
-
-    text = (ROOT / "examples" / "docs-check.yml").read_text(encoding="utf-8")
-    workflow = yaml.safe_load(text)
-    assert "pull_request" in workflow[True]  # YAML 1.1 reads the key `on` as true
-    assert workflow["permissions"] == {"contents": "read"}
-    assert "secrets." not in text and "GITHUB_TOKEN" not in text
-    env = {k: str(v) for k, v in workflow["env"].items()}
-    steps = workflow["jobs"]["docs"]["steps"]
-    runs = [step["run"] for step in steps if "run" in step]
-    commands = [cmd for run in runs for cmd in _gendoc_commands(run, env)]
-    assert [cmd[0] for cmd in commands] == ["check", "export", "export", "diff", "diff"]
-    for cmd in commands:
-        build_parser().parse_args(cmd)  # raises UsageError on an unknown option
-    assert commands[0][:3] == ["check", "--out", env["DOCS"]]
-    summary = next(run for run in runs if "GITHUB_STEP_SUMMARY" in run)
-    assert re.search(r"gendoc diff .*>> \"\$GITHUB_STEP_SUMMARY\"", summary)
-    assert any('python -m pip install "$GENDOC"' in run for run in runs)
-
-
-def test_pre_commit_hooks_run_gendoc_on_the_whole_reference() -> None:
-
-    hooks = {h["id"]: h for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
-    assert set(hooks) == {"gendoc-check", "gendoc-build"}
-    for hook_id, command in (("gendoc-check", "check"), ("gendoc-build", "build")):
-        hook = hooks[hook_id]
-        assert hook["entry"] == f"python -m gendoc {command}"
-        assert hook["language"] == "python"
-        assert hook["pass_filenames"] is False and hook["always_run"] is True
-        args = build_parser().parse_args([command, "--out", "docs", "--style", "onnx"])
-        assert args.out == Path("docs")

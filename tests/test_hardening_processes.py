@@ -136,7 +136,9 @@ def test_sigterm_and_sighup_remove_temp_files(
         time.sleep(rng.uniform(0, 0.01))
         process.send_signal(signum)
         _, err = process.communicate(timeout=60)
-        assert process.returncode in (0, 128 + signum), err
+        # -signum: the signal came after the writer had finished and given the default
+        # handling back; what matters is what the assertions below check.
+        assert process.returncode in (0, 128 + signum, -signum), err
         assert b"Traceback" not in err
         assert _leftovers(tmp_path) == []
         assert len(set(_language_of_each(tmp_path, expected).values())) == 1
