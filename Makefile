@@ -30,13 +30,15 @@ check: setup
 	$(BIN)/gendoc check --out $(DOCS_DIR) --lang en
 	$(BIN)/gendoc check --out $(DOCS_DIR)/zh --lang zh
 
-## catalogs: extract every marked message, merge it into the .po catalogs, compile them as a check.
+## catalogs: extract every marked message and every paragraph of schema text, merge them into
+## the .po catalogs (a changed paragraph turns fuzzy), compile the label catalogs as a check.
 ## Translate the new entries (Poedit, Weblate or a text editor), then run `make test`.
 BABEL_KEYWORDS := -k N_ -k NP_:1,2
 catalogs: setup
 	@mkdir -p build/locale
 	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output --omit-header -o build/locale/gendoc.pot .
 	$(BIN)/pybabel update -i build/locale/gendoc.pot -d templates/locale -D gendoc --ignore-obsolete --width 100
+	$(BIN)/python -m gendoc.schema_catalog zh
 	@for po in templates/locale/*/LC_MESSAGES/gendoc.po; do \
 	  lang=$$(basename $$(dirname $$(dirname $$po))); \
 	  $(BIN)/pybabel compile --statistics -l $$lang -i $$po -o build/locale/$$lang.mo || exit 1; \

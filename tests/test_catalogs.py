@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 import subprocess
 import sys
 from pathlib import Path
@@ -69,3 +70,48 @@ def test_catalog_holds_exactly_the_extracted_messages(path: Path, extracted: set
         shipped = {_ids(m)[0] for m in read_po(f) if m.id}
     assert sorted(extracted - shipped) == [], "run `make catalogs` and translate"
     assert sorted(shipped - extracted) == [], "messages no longer used"
+
+
+# --- schema text --------------------------------------------------------------------------
+
+SCHEMA_CATALOGS = sorted(LOCALE.glob("*/LC_MESSAGES/schema-*.po"))
+FENCED = re.compile(r"^\s*(```|~~~).*?^\s*\1", re.S | re.M)
+KEPT = [
+    re.compile(r"`[^`]+`"),  # code spans (a span may wrap a line)
+    re.compile(r"\$\$.+?\$\$", re.S),  # display math
+    re.compile(r"(?<!\$)\$[^$\n]+\$(?!\$)"),  # inline math
+    re.compile(r"https?://[^\s)>\]]+"),  # URLs
+    re.compile(r"\]\([^)]+\)"),  # link targets
+    re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*\s*/?>"),  # HTML tags
+    re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])"),  # numbers
+]
+
+
+def kept_tokens(text: str) -> Counter[str]:
+    """What a translation must keep exactly: fenced blocks whole, then the inline tokens."""
+    found: Counter[str] = Counter(m.group(0) for m in FENCED.finditer(text))
+    prose = FENCED.sub("\n", text)
+    for pattern in KEPT:
+        found.update(pattern.findall(prose))
+    return found
+
+
+def test_there_are_schema_catalogs_for_every_onnx_domain() -> None:
+    names = {p.stem for p in SCHEMA_CATALOGS}
+    assert {"schema-ai.onnx", "schema-ai.onnx.ml", "schema-ai.onnx.preview.training"} <= names
+
+
+@pytest.mark.parametrize("path", SCHEMA_CATALOGS, ids=lambda p: p.stem)
+def test_schema_translations_keep_code_formulas_numbers_and_links(path: Path) -> None:
+    with path.open("rb") as f:
+        catalog = read_po(f)
+    problems = []
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        wanted, got = kept_tokens(message.id), kept_tokens(message.string)
+        if wanted != got:
+            problems.append(
+                f"{message.id[:50]!r}: missing {dict(wanted - got)}, extra {dict(got - wanted)}"
+            )
+    assert problems == []

@@ -23,11 +23,12 @@ from typing import Any
 
 import jinja2
 
-from gendoc import render
+from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.display import Display
 from gendoc.i18n import translations
 from gendoc.model import Operator, Reference, domain_label
+from gendoc.resources import templates_root
 from gendoc.site import coverage
 from gendoc.site.fragments import Rendered, cut
 from gendoc.site.markup import file_slug, heading_id, page_title, tag_badge
@@ -117,6 +118,14 @@ class SiteContent:
     @cached_property
     def counts(self) -> Tally:
         return tally_schemas(self.reference.schemas)
+
+    @cached_property
+    def translation_coverage(self) -> list[schema_catalog.Coverage]:
+        """How much of each domain's newest schema text gendoc's Chinese catalogs translate."""
+        return [
+            schema_catalog.coverage(self.reference, domain, "zh", templates_root())
+            for domain in self.reference.domains
+        ]
 
     @cached_property
     def coverage(self) -> list[coverage.DomainCoverage]:
