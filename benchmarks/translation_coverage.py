@@ -23,9 +23,8 @@ def main(lang: str = "zh") -> int:
     for domain in reference.domains:
         c = coverage(reference, domain, lang, templates_root())
         share = 100 * c.translated / c.total if c.total else 100.0
-        print(
-            f"{domain_label(domain):<28} {c.translated:>10} {c.fuzzy:>6} {c.missing:>8} {share:>6.1f}%"
-        )
+        row = f"{c.translated:>10} {c.fuzzy:>6} {c.missing:>8} {share:>6.1f}%"
+        print(f"{domain_label(domain):<28} {row}")
         total = [total[0] + c.translated, total[1] + c.fuzzy, total[2] + c.missing]
     share = 100 * total[0] / sum(total) if sum(total) else 100.0
     print(f"{'all domains':<28} {total[0]:>10} {total[1]:>6} {total[2]:>8} {share:>6.1f}%")
