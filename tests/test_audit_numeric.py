@@ -170,7 +170,7 @@ def test_mis_tagged_operators_are_reported() -> None:
     double = numeric[("GD101", "Double", "input X")]
     assert double.message == (
         "tagged non-differentiable, but d(Y)/d(X) is stable nonzero at 5 of 5 probes "
-        "(|slope| up to 2) in 1 test case"
+        "(|slope| up to 2); test cases: 1"
     )
     # Vanish is tagged differentiable throughout, but its output never moves.
     assert ("GD102", "Vanish", "input X") in numeric

@@ -34,33 +34,17 @@ def _nonzero_finding(
         "slope": best.slope,
         "cases": best.cases,
     }
-    one = best.cases == 1
     if tag is NON_DIFF:
-        template = (
-            N_(
-                "tagged non-differentiable, but d({output})/d({input}) is stable nonzero at "
-                "{nonzero} of {probes} probes (|slope| up to {slope:.3g}) in {cases} test case"
-            )
-            if one
-            else N_(
-                "tagged non-differentiable, but d({output})/d({input}) is stable nonzero at "
-                "{nonzero} of {probes} probes (|slope| up to {slope:.3g}) in {cases} test cases"
-            )
+        template = N_(
+            "tagged non-differentiable, but d({output})/d({input}) is stable nonzero at "
+            "{nonzero} of {probes} probes (|slope| up to {slope:.3g}); test cases: {cases}"
         )
         return _finding("GD101", schema, where, template, args)
     if tag is UNDEFINED:
-        template = (
-            N_(
-                "undefined; finite differences suggest differentiable: d({output})/d({input}) "
-                "is stable nonzero at {nonzero} of {probes} probes (|slope| up to {slope:.3g}) "
-                "in {cases} test case"
-            )
-            if one
-            else N_(
-                "undefined; finite differences suggest differentiable: d({output})/d({input}) "
-                "is stable nonzero at {nonzero} of {probes} probes (|slope| up to {slope:.3g}) "
-                "in {cases} test cases"
-            )
+        template = N_(
+            "undefined; finite differences suggest differentiable: d({output})/d({input}) "
+            "is stable nonzero at {nonzero} of {probes} probes (|slope| up to {slope:.3g}); "
+            "test cases: {cases}"
         )
         return _finding("GD103", schema, where, template, args)
     return None
@@ -78,29 +62,15 @@ def _zero_finding(
         "cases": cases,
     }
     if tag is DIFF:
-        template = (
-            N_(
-                "tagged differentiable, but d({outputs})/d({inputs}) is zero at all {probes} "
-                "probes in {cases} test case"
-            )
-            if cases == 1
-            else N_(
-                "tagged differentiable, but d({outputs})/d({inputs}) is zero at all {probes} "
-                "probes in {cases} test cases"
-            )
+        template = N_(
+            "tagged differentiable, but d({outputs})/d({inputs}) is zero at all {probes} "
+            "probes; test cases: {cases}"
         )
         return _finding("GD102", schema, where, template, args)
     if tag is UNDEFINED:
-        template = (
-            N_(
-                "undefined; finite differences suggest non-differentiable: "
-                "d({outputs})/d({inputs}) is zero at all {probes} probes in {cases} test case"
-            )
-            if cases == 1
-            else N_(
-                "undefined; finite differences suggest non-differentiable: "
-                "d({outputs})/d({inputs}) is zero at all {probes} probes in {cases} test cases"
-            )
+        template = N_(
+            "undefined; finite differences suggest non-differentiable: "
+            "d({outputs})/d({inputs}) is zero at all {probes} probes; test cases: {cases}"
         )
         return _finding("GD103", schema, where, template, args)
     return None

@@ -101,54 +101,46 @@ def check_float_free_differentiable(op: Operator) -> Iterator[Finding]:
                 )
 
 
+_ONE_SIDED = {
+    # rule: (the side tagged differentiable, the other side, message, message with no other side)
+    "GD002": (
+        "inputs",
+        "outputs",
+        N_("input {inputs} tagged differentiable but no output is (outputs: {outputs})"),
+        N_("input {inputs} tagged differentiable but the version has no output"),
+    ),
+    "GD003": (
+        "outputs",
+        "inputs",
+        N_("output {outputs} tagged differentiable but no input is (inputs: {inputs})"),
+        N_("output {outputs} tagged differentiable but the version has no input"),
+    ),
+}
+
+
+def _one_sided(rule: str, op: Operator) -> Iterator[Finding]:
+    """A gradient has to flow in and out: a differentiable side needs one on the other side."""
+    side, other_side, message, message_alone = _ONE_SIDED[rule]
+    for schema in op.versions:
+        tagged = [p for p in getattr(schema, side) if p.differentiability is DIFF]
+        others = getattr(schema, other_side)
+        if not tagged or any(p.differentiability is DIFF for p in others):
+            continue
+        if others:
+            args = {side: _names(tagged), other_side: _tags(others)}
+            yield _finding(rule, schema, None, message, **args)
+        else:
+            yield _finding(rule, schema, None, message_alone, **{side: _names(tagged)})
+
+
 def check_input_without_output(op: Operator) -> Iterator[Finding]:
     """GD002: a gradient that flows into the operator must come from some output."""
-    for schema in op.versions:
-        inputs = [p for p in schema.inputs if p.differentiability is DIFF]
-        if not inputs or any(p.differentiability is DIFF for p in schema.outputs):
-            continue
-        if schema.outputs:
-            yield _finding(
-                "GD002",
-                schema,
-                None,
-                N_("input {inputs} tagged differentiable but no output is (outputs: {outputs})"),
-                inputs=_names(inputs),
-                outputs=_tags(schema.outputs),
-            )
-        else:
-            yield _finding(
-                "GD002",
-                schema,
-                None,
-                N_("input {inputs} tagged differentiable but the version has no output"),
-                inputs=_names(inputs),
-            )
+    return _one_sided("GD002", op)
 
 
 def check_output_without_input(op: Operator) -> Iterator[Finding]:
     """GD003: a differentiable output must pass its gradient on to some input."""
-    for schema in op.versions:
-        outputs = [p for p in schema.outputs if p.differentiability is DIFF]
-        if not outputs or any(p.differentiability is DIFF for p in schema.inputs):
-            continue
-        if schema.inputs:
-            yield _finding(
-                "GD003",
-                schema,
-                None,
-                N_("output {outputs} tagged differentiable but no input is (inputs: {inputs})"),
-                outputs=_names(outputs),
-                inputs=_tags(schema.inputs),
-            )
-        else:
-            yield _finding(
-                "GD003",
-                schema,
-                None,
-                N_("output {outputs} tagged differentiable but the version has no input"),
-                outputs=_names(outputs),
-            )
+    return _one_sided("GD003", op)
 
 
 def check_partially_tagged(op: Operator) -> Iterator[Finding]:
