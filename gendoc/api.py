@@ -21,7 +21,6 @@ from pathlib import Path
 from gendoc.check import CheckReport, check_documents
 from gendoc.collect import collect
 from gendoc.render import RenderOptions, render_documents
-from gendoc.snapshot import dumps
 from gendoc.write import write_documents
 
 DEFAULT_OPTIONS = RenderOptions()
@@ -44,4 +43,6 @@ def check(
 
 def export(*, schemas: Sequence[str] = ()) -> str:
     """The JSON snapshot of the installed onnx (plus ``schemas``), as text."""
+    from gendoc.snapshot import dumps
+
     return dumps(collect(schemas, with_examples=False))

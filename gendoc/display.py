@@ -22,15 +22,17 @@ import re
 from collections.abc import Callable, Iterable
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from gendoc.gendoc_format import docs_base, render_text
+from gendoc.gendoc_format import docs_base
 from gendoc.i18n import N_, NP_
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
-from gendoc.schema_catalog import SchemaText
 from gendoc.stats import tally
+
+if TYPE_CHECKING:
+    from gendoc.schema_catalog import SchemaText
 
 TAGS = {
     Differentiability.DIFFERENTIABLE: N_("differentiable"),
@@ -225,6 +227,9 @@ class Display:
         A paragraph with no current translation (missing, or fuzzy because onnx
         changed it) is shown in English, marked, so a stale translation never is.
         """
+        # imported here: markdown-it-py is not needed to reproduce onnx's own layout
+        from gendoc.gendoc_format import render_text
+
         if self.schema is None:
             return render_text(text, self.docs_base)
         html = []

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import inspect
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit
 
-from markdown_it import MarkdownIt
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+
 
 ONNX_DOCS = "https://github.com/onnx/onnx/blob/{ref}/docs/"
 
@@ -40,6 +43,8 @@ def _absolute_links(md: MarkdownIt, base: str) -> MarkdownIt:
 
 @lru_cache(maxsize=4)
 def _markdown(base: str) -> MarkdownIt:
+    from markdown_it import MarkdownIt  # only the gendoc style renders schema text
+
     md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
     return _absolute_links(md, base)
 

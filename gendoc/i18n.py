@@ -19,14 +19,13 @@ import gettext
 import io
 from functools import cache
 from pathlib import Path
-
-from babel.messages.catalog import Catalog
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import PoFileError, read_po
-from babel.support import Translations
+from typing import TYPE_CHECKING
 
 from gendoc.errors import UsageError
 from gendoc.resources import templates_root
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 LANGUAGES = ("en", "zh")
 MESSAGES = "gendoc"
@@ -51,6 +50,8 @@ def catalog_path(root: Path, lang: str, domain: str = MESSAGES) -> Path:
 
 def read_catalog(path: Path, lang: str) -> Catalog:
     """A ``.po`` file as a Babel catalog; a broken one is one line naming the file and line."""
+    from babel.messages.pofile import PoFileError, read_po  # English needs no catalog: lazy
+
     try:
         with path.open("rb") as f:
             return read_po(f, locale=locale_of(lang), abort_invalid=True)
@@ -69,6 +70,8 @@ def locale_of(lang: str) -> str:
 @cache
 def _compiled(path: Path, lang: str, mtime_ns: int) -> bytes:
     """The ``.mo`` bytes of a catalog, kept per file version for the life of the process."""
+    from babel.messages.mofile import write_mo
+
     buffer = io.BytesIO()
     write_mo(buffer, read_catalog(path, lang), use_fuzzy=False)
     return buffer.getvalue()
@@ -89,7 +92,7 @@ def translations(
             mtime = path.stat().st_mtime_ns
         except FileNotFoundError:
             continue
-        found = Translations(io.BytesIO(_compiled(path, lang, mtime)), domain=domain)
+        found = gettext.GNUTranslations(io.BytesIO(_compiled(path, lang, mtime)))
         found.add_fallback(chain)
         chain = found
     return chain

@@ -20,7 +20,6 @@ from gendoc.errors import UsageError
 from gendoc.i18n import LANGUAGES, translations
 from gendoc.model import Reference
 from gendoc.resources import templates_root
-from gendoc.schema_catalog import schema_text
 from gendoc.styles import STYLES
 
 UNDEFINED_MODES = ("tag", "statement")
@@ -104,7 +103,11 @@ def _environment(
     user = Path(folders[0]) if len(folders) > 1 else None
     labels = translations(lang if STYLES[style].translated else "en", user)
     env.install_gettext_translations(labels, newstyle=True)
-    schema = schema_text(lang, user) if translate_schemas else None
+    schema = None
+    if translate_schemas:
+        from gendoc.schema_catalog import schema_text  # Babel: only for translated schema text
+
+        schema = schema_text(lang, user)
     display = Display(labels, onnx_version, hide_undefined=hide_undefined, schema=schema)
     env.filters.update(STYLES[style].filters(display))
     return env

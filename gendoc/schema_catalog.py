@@ -26,7 +26,6 @@ from functools import cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.pofile import write_po
 
 from gendoc.i18n import catalog_path, locale_of, read_catalog
 from gendoc.model import Reference, Schema, domain_label
@@ -144,6 +143,8 @@ def update_catalog(template: Catalog, path: Path, lang: str) -> Catalog:
 
 
 def write_catalog(catalog: Catalog, path: Path) -> None:
+    from babel.messages.pofile import write_po
+
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as f:
         write_po(f, catalog, width=100, no_location=True, ignore_obsolete=True)

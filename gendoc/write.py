@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import errno
 import glob
+import json
 import os
 import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-
-import msgspec
 
 from gendoc.console import signals_deferred
 from gendoc.errors import GendocError
@@ -168,7 +167,17 @@ def _stage(out_dir: Path, name: str, data: bytes, staged: list[tuple[Path, Path]
 
 
 def _journal_bytes(staged: list[tuple[Path, Path]]) -> bytes:
-    return msgspec.json.encode([(tmp.name, target.name) for tmp, target in staged])
+    return json.dumps([[tmp.name, target.name] for tmp, target in staged]).encode()
+
+
+def _journal_entries(data: bytes) -> list[tuple[str, str]]:
+    """The (temporary file, document) pairs of a journal; ValueError when it is damaged."""
+    entries = json.loads(data)
+    if not isinstance(entries, list) or not all(
+        isinstance(e, list) and len(e) == 2 and all(isinstance(n, str) for n in e) for e in entries
+    ):
+        raise ValueError("not a list of [temporary file, document] pairs")
+    return [(tmp, target) for tmp, target in entries]
 
 
 def _plain_name(name: str) -> bool:
@@ -182,8 +191,8 @@ def _roll_forward(out_dir: Path) -> None:
     if data is None:
         return
     try:
-        renames = msgspec.json.decode(data, type=list[tuple[str, str]])
-    except msgspec.MsgspecError as exc:
+        renames = _journal_entries(data)
+    except (ValueError, UnicodeDecodeError) as exc:
         raise WriteError(f"{journal} is damaged ({exc}); delete it and build again") from None
     for tmp_name, target_name in renames:
         if not (_plain_name(tmp_name) and _plain_name(target_name)):
