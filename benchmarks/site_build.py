@@ -84,7 +84,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         baseline_config = baseline_project(base)
-        mkdocs_build(baseline_config, base / "warm-b")  # warm-up: file cache, jieba's cache
+        mkdocs_build(baseline_config, base / "warm-b")  # warm-up: file cache
         mkdocs_build(site_config, base / "warm-s")
         for n in range(runs):
             times["baseline"].append(mkdocs_build(baseline_config, base / f"b{n}"))
