@@ -32,6 +32,7 @@ from urllib.parse import urljoin, urlsplit
 
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -170,9 +171,9 @@ def _math_renderer(content: str, options: dict[str, object]) -> str:
     return render_math(content, bool(options.get("display_mode")))
 
 
-def _allowed_html(state: object) -> None:
+def _allowed_html(state: StateCore) -> None:
     """Core rule: keep allow-listed bare tags, balanced per paragraph; the rest becomes text."""
-    for block in state.tokens:  # type: ignore[attr-defined]
+    for block in state.tokens:
         if block.type != "inline" or not block.children:
             continue
         children: list[Token] = []
