@@ -28,6 +28,7 @@ and Pagefind indexes the finished HTML, one index per ``<html lang>``.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Callable
@@ -50,11 +51,20 @@ from gendoc.errors import GendocError
 from gendoc.render import builtin_templates
 from gendoc.site.content import site_content
 from gendoc.site.fragments import Rendered
-from gendoc.site.pages import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, SiteContent
+from gendoc.site.pages import (
+    AUDIT_PAGE,
+    COVERAGE_PAGE,
+    OPERATORS_INDEX,
+    SiteContent,
+    operator_page,
+)
 from gendoc.site.theme import THEME_BYTECODE
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
+
+# Operator names (lower case) -> their pages, for the search to put an exact name first.
+OPERATOR_NAMES = "assets/operator-names.json"
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
 # without permalink signs, and without the older versions and diffs that repeat the newest one.
@@ -126,6 +136,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if self.builds_open > 0:
             return
         self.not_found_page = None
+        self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
         done = subprocess.run(
             [sys.executable, "-m", "pagefind", "--site", config.site_dir, *PAGEFIND_ARGS],
             capture_output=True,
@@ -185,6 +196,18 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if rendered and page.content is not None:
             page.content = rendered.fill(page.content, indexed=False)
         return context
+
+    def _write_operator_names(self, path: Path) -> None:
+        """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
+        search put the operator named by the query first (pages relative to a language's root).
+        """
+        names: dict[str, set[str]] = {}
+        for schema in self.content.reference.schemas:
+            page = operator_page(schema.domain, schema.name).removesuffix(".md") + ".html"
+            names.setdefault(schema.name.lower(), set()).add(page)
+        text = json.dumps({name: sorted(pages) for name, pages in sorted(names.items())})
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
 
     def on_serve(
         self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]

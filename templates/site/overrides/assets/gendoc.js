@@ -4,8 +4,9 @@
  * imported from the site's pagefind/ folder (written at build time, see the gendoc
  * plugin). Pagefind picks the index of the page's <html lang> and downloads only the
  * chunks a query needs, so nothing is fetched for search until it is used. The list
- * is drawn here (a few lines instead of Pagefind's 120 KB UI); an operator whose name
- * is the query comes first, found through the "name" filter of operator pages.
+ * is drawn here (a few lines instead of Pagefind's 120 KB UI). Pagefind ranks
+ * "ConvInteger" above "Conv" for "conv", so an operator whose name is the query is put
+ * first from the list of names the gendoc plugin writes (assets/operator-names.json).
  */
 (function () {
   "use strict";
@@ -17,7 +18,13 @@
 
   function engine() {
     if (!ready) {
-      ready = import(new URL("pagefind/pagefind.js", search.dataset.gdRoot).href);
+      var root = search.dataset.gdRoot;
+      ready = Promise.all([
+        import(new URL("pagefind/pagefind.js", root).href),
+        fetch(new URL("assets/operator-names.json", root).href).then(function (response) {
+          return response.json();
+        }),
+      ]);
     }
     return ready;
   }
@@ -44,30 +51,41 @@
     return out;
   }
 
+  function entry(title, href, excerptHtml) {
+    var item = element("li", "gd-search__result");
+    var link = element("a", "", title);
+    link.href = href;
+    item.appendChild(link);
+    if (excerptHtml) {
+      item.appendChild(excerpt(excerptHtml));
+    }
+    return item;
+  }
+
   function draw(list, query, exact, found) {
-    var seen = {};
-    var results = exact.results.concat(found.results).filter(function (result) {
-      var fresh = !seen[result.id];
-      seen[result.id] = true;
-      return fresh;
+    var home = new URL(search.dataset.gdHome, search.dataset.gdRoot);
+    var first = exact.map(function (page) {
+      return new URL(page, home).href;
     });
     return Promise.all(
-      results.slice(0, SHOWN).map(function (result) {
+      found.results.slice(0, SHOWN).map(function (result) {
         return result.data();
       })
     ).then(function (pages) {
       list.textContent = "";
-      if (!pages.length) {
+      first.forEach(function (href) {
+        var name = decodeURIComponent(href.split("/").pop().replace(/\.html$/, ""));
+        list.appendChild(entry(name, href, ""));
+      });
+      pages.forEach(function (page) {
+        var href = new URL(page.url.replace(/^\//, ""), search.dataset.gdRoot).href;
+        if (first.indexOf(href) < 0) {
+          list.appendChild(entry(page.meta.title || page.url, href, page.excerpt));
+        }
+      });
+      if (!list.childNodes.length) {
         list.appendChild(element("li", "gd-search__none", "∅ " + query));
       }
-      pages.forEach(function (page) {
-        var item = element("li", "gd-search__result");
-        var link = element("a", "", page.meta.title || page.url);
-        link.href = new URL(page.url.replace(/^\//, ""), search.dataset.gdRoot).href;
-        item.appendChild(link);
-        item.appendChild(excerpt(page.excerpt));
-        list.appendChild(item);
-      });
     });
   }
 
@@ -79,11 +97,12 @@
       return;
     }
     engine()
-      .then(function (pagefind) {
-        return Promise.all([
-          pagefind.search(query, { filters: { name: query.toLowerCase() } }),
-          pagefind.search(query),
-        ]);
+      .then(function (loaded) {
+        var names = loaded[1];
+        var exact = Object.prototype.hasOwnProperty.call(names, query.toLowerCase())
+          ? names[query.toLowerCase()]
+          : [];
+        return Promise.all([exact, loaded[0].search(query)]);
       })
       .then(function (answers) {
         if (mine === asked) {
