@@ -63,6 +63,14 @@ from gendoc.site.theme import THEME_BYTECODE
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
 
+# Pagefind's own search interfaces, written beside its index; the theme draws its own results.
+PAGEFIND_UNUSED = (
+    "pagefind-ui.*",
+    "pagefind-component-ui.*",
+    "pagefind-modular-ui.*",
+    "pagefind-highlight.js",
+)
+
 # Operator names (lower case) -> their pages, for the search to put an exact name first.
 OPERATOR_NAMES = "assets/operator-names.json"
 
@@ -146,6 +154,10 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if done.returncode != 0:
             message = (done.stderr or done.stdout).strip().splitlines()
             raise PluginError(f"gendoc: pagefind failed: {message[-1] if message else '?'}")
+        bundle = Path(config.site_dir) / "pagefind"
+        for pattern in PAGEFIND_UNUSED:
+            for path in bundle.glob(pattern):
+                path.unlink()
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
         for lang in self.config.languages:
