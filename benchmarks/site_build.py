@@ -8,7 +8,10 @@ its own page, coverage and audit, strict. Both are built side by side,
 interleaved, each into a fresh folder, so that machine noise hits them alike.
 A third measure is a rebuild in the same process with nothing changed, as
 ``mkdocs serve`` does on reload. Prints medians and the ratio the project
-targets: site / baseline <= 1.0.
+targets: site / baseline <= 1.0, then the site's size and, per language,
+its search index (Pagefind): the files every search fetches first and the
+largest index chunk a one-word query adds (the browser tests measure what a
+real query fetches).
 
     python benchmarks/site_build.py [--runs 5]
 """
@@ -75,6 +78,28 @@ def baseline_project(base: Path) -> Path:
     return config
 
 
+def folder_size(folder: Path, pattern: str = "**/*") -> int:
+    return sum(p.stat().st_size for p in folder.glob(pattern) if p.is_file())
+
+
+def search_report(site: Path) -> None:
+    bundle = site / "pagefind"
+    size, searched = folder_size(site) / 1e6, folder_size(bundle) / 1e6
+    print(f"site: {size:.1f} MB, search bundle {searched:.1f} MB")
+    for meta in sorted(bundle.glob("pagefind.*.pf_meta")):
+        lang = meta.name.split(".")[1].split("_")[0]
+        wasm = bundle / f"wasm.{lang}.pagefind"
+        first = [bundle / "pagefind.js", bundle / "pagefind-worker.js", meta]
+        first.append(wasm if wasm.exists() else bundle / "wasm.unknown.pagefind")
+        chunks = [p.stat().st_size for p in bundle.glob(f"index/{lang}_*.pf_index")]
+        fixed = sum(p.stat().st_size for p in first)
+        print(
+            f"  search {lang}: index {folder_size(bundle, f'*/{lang}_*') / 1e6:.2f} MB"
+            f" in {len(chunks)} chunks; fetched first {fixed / 1e3:.0f} KB"
+            f" + largest chunk {max(chunks) / 1e3:.0f} KB"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -84,12 +109,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         baseline_config = baseline_project(base)
-        mkdocs_build(baseline_config, base / "warm-b")  # warm-up: file cache, jieba's cache
+        mkdocs_build(baseline_config, base / "warm-b")  # warm-up: file cache
         mkdocs_build(site_config, base / "warm-s")
         for n in range(runs):
             times["baseline"].append(mkdocs_build(baseline_config, base / f"b{n}"))
             times["site"].append(mkdocs_build(site_config, base / f"s{n}"))
             times["rebuild"].append(rebuild(site_config, base / f"r{n}"))
+        search_report(base / f"s{runs - 1}")
     medians = {name: statistics.median(t) for name, t in times.items()}
     print(f"onnx {onnx.__version__}, Python {sys.version.split()[0]}, {runs} runs, medians:")
     print(f"  baseline (Operators.md + Changelog.md, one language) {medians['baseline']:7.2f} s")

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
-from gendoc.gendoc_format import docs_base
 from gendoc.i18n import N_, NP_
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
 from gendoc.stats import tally
@@ -62,6 +61,20 @@ _MARKERS = (
 # emphasis, code, tags, entities, table cells, attribute lists, headings).
 _MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"'~$]")
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+
+
+ONNX_DOCS = "https://github.com/onnx/onnx/blob/{ref}/docs/"
+
+
+def docs_base(onnx_version: str) -> str:
+    """Where relative links in the schema text of an onnx version point.
+
+    A release links to its tag; a development build (``1.24.0.dev20261026``,
+    onnx-weekly) to ``main``.
+    """
+    release = onnx_version.split("+")[0]
+    is_release = release.replace(".", "").isdigit()
+    return ONNX_DOCS.format(ref=f"v{release}" if is_release else "main")
 
 
 def md_escape(text: object) -> Markup:
@@ -228,7 +241,7 @@ class Display:
         changed it) is shown in English, marked, so a stale translation never is.
         """
         # imported here: markdown-it-py is not needed to reproduce onnx's own layout
-        from gendoc.gendoc_format import render_text
+        from gendoc.schema_markdown import render_text
 
         if self.schema is None:
             return render_text(text, self.docs_base)

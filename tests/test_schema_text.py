@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from gendoc.gendoc_format import docs_base, render_text
+from gendoc.display import docs_base
+from gendoc.schema_markdown import render_text
 
 BASE = docs_base("1.23.2")
 

@@ -25,7 +25,6 @@ from tests.test_site_build import ROOT, build_hostile_site, build_site, hostile_
 _playwright = pytest.importorskip(
     "playwright.sync_api", reason="needs playwright: pip install 'gendoc[browser]'"
 )
-PlaywrightTimeout = _playwright.TimeoutError
 sync_playwright = _playwright.sync_playwright
 
 pytestmark = pytest.mark.browser
@@ -41,12 +40,24 @@ LAUNCH_ARGS = [
 ]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 RESHAPE = "operators/ai.onnx/Reshape.html"
+CONV = "operators/ai.onnx/Conv.html"
+SEARCH_BUDGET = 300_000  # bytes fetched from opening the search to its first results
+NARROW = {"width": 390, "height": 844}
+LAYOUT_PAGES = [
+    RESHAPE,
+    "operators/ai.onnx/DFT.html",
+    "operators/ai.onnx.ml/TreeEnsembleClassifier.html",
+    "operators/ai.onnx/index.html",
+    "operators/ai.onnx.ml/index.html",
+    "coverage.html",
+    "audit.html",
+]
 TAG_LABELS = {
     "en": ("differentiable", "non-differentiable", "undefined"),
     "zh": ("可微", "不可微", "未定义"),
 }
 DIFFERENTIABLE_GREEN = "rgb(46, 125, 50)"  # .gd-tag-differentiable in site/assets/gendoc.css
-TIMEOUT_MS = 60_000  # the search worker indexes the whole site before answering
+TIMEOUT_MS = 30_000
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -125,25 +136,13 @@ def url_of(base: str, lang: str, path: str) -> str:
     return base + ("" if lang == "en" else f"{lang}/") + path
 
 
-def search(page, query: str) -> None:
-    """Type ``query`` into the search box until results show.
-
-    Material ignores what is typed before its search worker is ready (a
-    small index is ready almost at once, a large one takes seconds), so the
-    query is typed again until results appear or the time is up.
-    """
-    box = page.locator("input.md-search__input")
-    box.click()
-    first = page.locator(".md-search-result__item").first
-    for _ in range(TIMEOUT_MS // 5_000):
-        box.fill("")
-        box.press_sequentially(query, delay=20)
-        try:
-            first.wait_for(timeout=5_000)
-            return
-        except PlaywrightTimeout:
-            continue
-    raise AssertionError(f"no search result for {query!r}")
+def search(page, query: str) -> list[str]:
+    """Open the header's search, type ``query``, return the result links in their order."""
+    page.locator(".gd-search__toggle").click()
+    page.locator(".gd-search__input").fill(query)
+    results = page.locator(".gd-search__result > a")
+    results.first.wait_for()
+    return [a.get_attribute("href") or "" for a in results.all()]
 
 
 def shoot(page, name: str) -> None:
@@ -193,15 +192,28 @@ def test_language_switcher_leads_to_the_same_page(page, site_url: str, start, ot
 
 @pytest.mark.parametrize(
     ("lang", "query", "expected"),
-    [("en", "Reshape", RESHAPE), ("zh", "可微", "zh/")],
+    [("en", "Reshape", RESHAPE), ("en", "Conv", CONV), ("zh", "可微", "guide.html")],
 )
 def test_search_finds_pages_in_each_language(page, site_url: str, lang, query, expected) -> None:
     page.goto(url_of(site_url, lang, "index.html"))
-    search(page, query)
-    results = page.locator(".md-search-result__item a")
-    hrefs = [a.get_attribute("href") or "" for a in results.all()]
-    assert any(expected in href for href in hrefs), hrefs
-    shoot(page, f"search-{lang}")
+    hrefs = search(page, query)
+    wanted = url_of(site_url, lang, expected)
+    assert wanted in hrefs, hrefs
+    if lang == "en":
+        assert all(href.startswith(site_url) and "/zh/" not in href for href in hrefs), hrefs
+        assert hrefs[0] == wanted, hrefs  # the operator named by the query comes first
+    else:
+        assert all(href.startswith(site_url + "zh/") for href in hrefs), hrefs
+    shoot(page, f"search-{lang}-{len(query)}")
+
+
+def test_search_downloads_little_before_the_first_results(page, site_url: str) -> None:
+    page.goto(url_of(site_url, "en", "index.html"))
+    page.wait_for_load_state("networkidle")
+    fetched: list[int] = []
+    page.on("requestfinished", lambda r: fetched.append(r.sizes()["responseBodySize"]))
+    search(page, "Conv")
+    assert 0 < sum(fetched) <= SEARCH_BUDGET, fetched
 
 
 def test_hostile_schema_text_stays_text_in_the_browser(page, hostile_root: Path) -> None:
@@ -221,8 +233,79 @@ def test_hostile_schema_text_stays_text_in_the_browser(page, hostile_root: Path)
         assert "<script>alert('script in schema text')</script>" in text
         assert "[click me](javascript:alert('markdown link'))" in text
         shoot(page, "hostile")
-        # Search results are drawn from the index as HTML: they must stay text too.
+        # Search results are drawn from Pagefind's excerpts: they must stay text too.
         search(page, "hostile")
-        assert "alert(" in page.locator(".md-search-result").inner_text()
+        assert "alert(" in page.locator(".gd-search__results").inner_text()
         assert page.locator(live).count() == 0
     assert page.dialogs == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_horizontal_scroll_on_a_phone(page, site_url: str, lang: str) -> None:
+    page.set_viewport_size(NARROW)
+    for path in LAYOUT_PAGES:
+        page.goto(url_of(site_url, lang, path))
+        overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, (path, overflow)
+    shoot(page, f"audit-{lang}-390")
+
+
+def test_table_of_contents_on_a_phone(page, site_url: str) -> None:
+    page.set_viewport_size(NARROW)
+    page.goto(url_of(site_url, "en", RESHAPE))
+    toc = page.locator("details.gd-toc-mobile")
+    toc.locator("summary").click()
+    toc.locator("a[href='#v13']").click()
+    page.wait_for_url("**#v13")
+    shoot(page, "operator-en-390")
+
+
+def test_dark_mode_follows_the_system_and_toggles(page, site_url: str) -> None:
+    def background() -> str:
+        return page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+    page.emulate_media(color_scheme="light")
+    page.goto(url_of(site_url, "en", RESHAPE))
+    light = background()
+    page.locator("label.md-header__button[for^='__palette']:visible").click()
+    page.wait_for_function(f"getComputedStyle(document.body).backgroundColor !== {light!r}")
+    shoot(page, "operator-en-dark")
+    dark = background()
+    context = page.context.browser.new_context(color_scheme="dark")
+    try:
+        fresh = context.new_page()
+        fresh.goto(url_of(site_url, "zh", RESHAPE))
+        assert fresh.evaluate("getComputedStyle(document.body).backgroundColor") == dark
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize(("start", "other"), [("en", "zh"), ("zh", "en")])
+def test_language_switch_keeps_the_anchor(page, site_url: str, start, other) -> None:
+    page.goto(url_of(site_url, start, RESHAPE) + "#v13")
+    page.locator(".md-header__option .md-select").hover()
+    page.locator(f"a.md-select__link[hreflang='{other}']").click()
+    page.wait_for_url(url_of(site_url, other, RESHAPE) + "#v13")
+
+
+def test_schema_text_is_rendered_not_shown_as_markup(page, site_url: str) -> None:
+    page.goto(url_of(site_url, "en", "operators/ai.onnx/DFT.html"))
+    text = page.locator("article").inner_text()
+    assert "$" not in text
+    assert page.locator("article .gd-version").first.locator("math").count() >= 3
+    url = "https://docs.scipy.org/doc/scipy/tutorial/fft.html"
+    assert page.locator(f"article a[href='{url}']").first.inner_text() == url
+    page.locator("article div.math").first.scroll_into_view_if_needed()
+    shoot(page, "dft-en")
+    page.goto(url_of(site_url, "zh", "operators/ai.onnx.ml/TreeEnsembleClassifier.html"))
+    text = page.locator("article").inner_text()
+    assert "<br" not in text and "<i>" not in text
+    assert page.locator("article .gd-doc i", has_text="_as_tensor").count() >= 1
+    shoot(page, "tree-ensemble-zh")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("en", "Page not found"), ("zh", "页面不存在")])
+def test_each_language_has_its_404_page(page, site_url: str, lang: str, words: str) -> None:
+    page.goto(url_of(site_url, lang, "404.html"))
+    assert page.locator("html").get_attribute("lang") == lang
+    assert words in page.locator("article h1").inner_text()

@@ -53,7 +53,6 @@ plugins:
   - gendoc:
       schemas: [tests.custom_schemas.hostile]
       domains: [com.example.hostile]
-  - search
   - i18n:
       docs_structure: folder
       reconfigure_search: false
@@ -413,16 +412,13 @@ def test_audit_page_is_linked_from_each_affected_operator(site: Path) -> None:
 # ---------------------------------------------------------------------------- search
 
 
-def test_search_index_segments_chinese_words(site: Path) -> None:
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    zh = [d for d in index["docs"] if d["location"].startswith("zh/")]
-    en = [d for d in index["docs"] if not d["location"].startswith("zh/")]
-    assert zh and en
-    # jieba's words are joined by zero-width spaces, which the separator splits on.
-    assert re.fullmatch(index["config"]["separator"], "\u200b")
-    words = {w for d in zh for w in re.split("[\\s\u200b]+", d["text"])}
-    assert {"可微", "不可微", "未定义"} <= words
-    assert any(d["title"] == "Reshape" for d in en)
+def test_search_is_indexed_per_language(site: Path) -> None:
+    bundle = site / "pagefind"
+    langs = sorted(p.name.split(".")[1].split("_")[0] for p in bundle.glob("pagefind.*.pf_meta"))
+    assert langs == ["en", "zh"]
+    names = json.loads((site / "assets" / "operator-names.json").read_text(encoding="utf-8"))
+    assert names["reshape"] == ["operators/ai.onnx/Reshape.html"]
+    assert not (site / "search").exists()
 
 
 # ---------------------------------------------------------------------------- hostile text

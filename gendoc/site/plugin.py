@@ -18,10 +18,19 @@ content. So the plugin works in two steps around the i18n plugin's
 Operator pages are not in the navigation (a few hundred entries on every
 page would dominate the build time); the domain indexes are added under
 the section that holds ``operators/index.md``.
+
+Two things are done once the whole site is written, because the i18n
+plugin runs the other languages' builds inside the first build's
+``on_post_build``: each language keeps its own ``404.html`` (mkdocs writes
+it at the site's root in every build, so the last language would win),
+and Pagefind indexes the finished HTML, one index per ``<html lang>``.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,11 +51,40 @@ from gendoc.errors import GendocError
 from gendoc.resources import templates_root
 from gendoc.site.content import site_content
 from gendoc.site.fragments import Rendered
-from gendoc.site.pages import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, SiteContent
-from gendoc.site.theme import THEME_BYTECODE, register_words
+from gendoc.site.pages import (
+    AUDIT_PAGE,
+    COVERAGE_PAGE,
+    OPERATORS_INDEX,
+    SiteContent,
+    operator_page,
+)
+from gendoc.site.theme import THEME_BYTECODE
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
+
+# Pagefind's own search interfaces, written beside its index; the theme draws its own results.
+PAGEFIND_UNUSED = (
+    "pagefind-ui.*",
+    "pagefind-component-ui.*",
+    "pagefind-modular-ui.*",
+    "pagefind-highlight.js",
+)
+
+# Operator names (lower case) -> their pages, for the search to put an exact name first.
+OPERATOR_NAMES = "assets/operator-names.json"
+
+# Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
+# without permalink signs, and without the older versions and diffs that repeat the newest one.
+PAGEFIND_ARGS = (
+    "--exclude-selectors",
+    ".headerlink",
+    "--exclude-selectors",
+    "details.gd-diff",
+    "--exclude-selectors",
+    "div.gd-version:not(:first-of-type)",
+    "--silent",
+)
 
 
 class GendocConfig(base.Config):
@@ -63,6 +101,10 @@ class GendocConfig(base.Config):
 class GendocPlugin(BasePlugin[GendocConfig]):
     supports_multiple_instances = False
     content: SiteContent
+    builds_open = 0
+    """Builds started and not finished: the i18n plugin nests one build per language."""
+    not_found_page: str | None = None
+    """The first language's 404 page, kept while the other languages write theirs."""
     rendered: dict[str, Rendered]
     """The generated files of the language being built, by ``src_uri``."""
 
@@ -74,9 +116,48 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             )
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
-        if "zh" in self.config.languages:
-            register_words(self.content.display("zh"))
         return config
+
+    def on_pre_build(self, config: MkDocsConfig) -> None:
+        self.builds_open += 1
+
+    def on_build_error(self, error: Exception) -> None:
+        self.builds_open = 0
+
+    def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
+        """Write each language's 404 page into its folder; the root keeps the first one's."""
+        if template_name != "404.html":
+            return output
+        lang = config.theme["language"]
+        if self.not_found_page is None or lang == self.config.languages[0]:
+            self.not_found_page = output
+            return output
+        folder = Path(config.site_dir) / lang
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "404.html").write_text(output, encoding="utf-8")
+        return self.not_found_page
+
+    @event_priority(-200)  # after the i18n plugin has built the other languages
+    def on_post_build(self, config: MkDocsConfig) -> None:
+        """Index the finished site with Pagefind, once, when the outermost build ends."""
+        self.builds_open -= 1
+        if self.builds_open > 0:
+            return
+        self.not_found_page = None
+        self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
+        done = subprocess.run(
+            [sys.executable, "-m", "pagefind", "--site", config.site_dir, *PAGEFIND_ARGS],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            message = (done.stderr or done.stdout).strip().splitlines()
+            raise PluginError(f"gendoc: pagefind failed: {message[-1] if message else '?'}")
+        bundle = Path(config.site_dir) / "pagefind"
+        for pattern in PAGEFIND_UNUSED:
+            for path in bundle.glob(pattern):
+                path.unlink()
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
         for lang in self.config.languages:
@@ -127,6 +208,18 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if rendered and page.content is not None:
             page.content = rendered.fill(page.content, indexed=False)
         return context
+
+    def _write_operator_names(self, path: Path) -> None:
+        """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
+        search put the operator named by the query first (pages relative to a language's root).
+        """
+        names: dict[str, set[str]] = {}
+        for schema in self.content.reference.schemas:
+            page = operator_page(schema.domain, schema.name).removesuffix(".md") + ".html"
+            names.setdefault(schema.name.lower(), set()).add(page)
+        text = json.dumps({name: sorted(pages) for name, pages in sorted(names.items())})
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
 
     def on_serve(
         self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]

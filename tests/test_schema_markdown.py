@@ -1,0 +1,183 @@
+"""Schema text rendering on onnx's own texts and on hostile ones.
+
+Expected fragments were checked by reading onnx's texts (the Markdown as
+written for onnx's docs folder) next to the HTML rendered here.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import onnx.defs
+import pytest
+
+from gendoc.schema_markdown import render_math, render_text
+
+BASE = "https://github.com/onnx/onnx/blob/v1.23.2/docs/"
+
+
+def doc(name: str, domain: str = "") -> str:
+    return onnx.defs.get_schema(name, domain=domain).doc
+
+
+def description(name: str, attribute: str, domain: str = "") -> str:
+    return onnx.defs.get_schema(name, domain=domain).attributes[attribute].description
+
+
+class _Elements(HTMLParser):
+    """Every element and attribute of an HTML fragment, as the browser's parser would see them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attrs: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attrs += [(name, value or "") for name, value in attrs]
+
+
+def elements(html: str) -> _Elements:
+    parser = _Elements()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def test_dft_display_and_inline_math_become_mathml() -> None:
+    html = render_text(doc("DFT"), BASE)
+    assert "$" not in html
+    assert html.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') == 2
+    # where $j$ is the imaginary unit.
+    assert 'display="inline"><mrow><mi>j</mi></mrow></math></span> is the imaginary' in html
+    # \sum_{n=0}^{N-1} and \frac{k n}{N}
+    assert "<munderover><mo>∑</mo>" in html
+    assert "<mfrac><mrow><mi>k</mi><mi>n</mi></mrow><mrow><mi>N</mi></mrow></mfrac>" in html
+
+
+def test_dft_reference_url_is_a_link_without_the_full_stop() -> None:
+    html = render_text(doc("DFT"), BASE)
+    url = "https://docs.scipy.org/doc/scipy/tutorial/fft.html"
+    assert f'Reference: <a href="{url}">{url}</a>' in html
+
+
+def test_attention_math_keeps_its_star_inside_mathml() -> None:
+    html = render_text(description("Attention", "scale"), BASE)
+    assert "<mi>Q</mi><mo>*</mo><msup><mi>K</mi><mi>T</mi></msup>" in html
+    assert '<a href="https://tinyurl.com/sudb9s96">numerical overflow</a>' in html
+
+
+def test_tree_ensemble_br_and_i_are_markup_not_text() -> None:
+    html = render_text(doc("TreeEnsembleClassifier", "ai.onnx.ml"), BASE)
+    assert "&lt;" not in html
+    assert html.count("<br>") == 3
+    assert "ending with <i>_as_tensor</i> can be used" in html
+
+
+def test_self_closing_br_of_older_resize_versions_is_a_line_break() -> None:
+    texts = [
+        a.description
+        for s in onnx.defs.get_all_schemas_with_history()
+        if s.name == "Resize"
+        for a in s.attributes.values()
+        if "<br/>" in a.description
+    ]
+    assert len(texts) >= 2
+    for text in texts:
+        html = render_text(text, BASE)
+        assert "&lt;br" not in html
+        assert html.count("<br>") == text.count("<br/>") + text.count("<br>")
+
+
+def test_type_parameters_in_angle_brackets_stay_text() -> None:
+    html = render_text("Gelu takes one input data (Tensor<T>) and produces one output.", BASE)
+    assert "(Tensor&lt;T&gt;)" in html
+
+
+def test_lstm_formulas_keep_their_stars() -> None:
+    html = render_text(doc("LSTM"), BASE)
+    assert "<em>" not in html
+    assert "<li>ScaledTanh(x)          - alpha*Tanh(beta*x)</li>" in html
+    assert "<li>Elu(x)                 - x if x &gt;= 0 else alpha*(e^x - 1)</li>" in html
+
+
+@pytest.mark.parametrize("name", ["LSTM", "GRU", "RNN"])
+def test_last_equation_bullet_does_not_swallow_the_next_paragraph(name: str) -> None:
+    html = render_text(doc(name), BASE)
+    assert "</li>\n</ul>\n<p>This operator has <strong>optional</strong> inputs/outputs." in html
+
+
+def test_indented_continuation_of_a_bullet_stays_in_it() -> None:
+    html = render_text(doc("STFT"), BASE)
+    assert "<li><code>window</code> must be a 1-D tensor. When omitted, a rectangular" in html
+    assert "of the <code>window</code> tensor must equal <code>frame_length</code>.</li>" in html
+
+
+def test_resize_code_blocks_and_relative_links() -> None:
+    html = render_text(description("Resize", "coordinate_transformation_mode"), BASE)
+    assert "<pre><code>x_original = (x_resized + 0.5) / scale - 0.5\n</code></pre>" in html
+    html = render_text(doc("LSTM"), BASE)
+    assert f'<a href="{BASE}IR.md">the doc</a>' in html
+
+
+def test_file_names_are_not_taken_for_domains() -> None:
+    html = render_text("See Operators.md or www.example.org for details.", BASE)
+    assert "<a" not in html
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<img src=x onerror=alert(1)>",
+        '<a href="javascript:alert(1)">x</a>',
+        "<b onclick=alert(1)>bold</b>",
+        '<i style="x">i</i>',
+        "<script>alert(1)</script>",
+        "<svg><script>alert(1)</script></svg>",
+        "<p>\n\n<iframe src=x></iframe>",
+        "<!-- gendoc:slot 0 -->",
+        "[click](javascript:alert(1))",
+        "<javascript:alert(1)>",
+        r"$\href{javascript:alert(1)}{x}$",
+        r"$\text{<img src=x onerror=alert(1)>}$",
+        r"$$\style{background:url(x)}{x}$$",
+        r"$x$ and $\unknownmacro{<b>}$",
+    ],
+)
+def test_hostile_input_yields_no_live_markup(text: str) -> None:
+    html = render_text(text, BASE)
+    found = elements(html)
+    assert not {"script", "img", "iframe", "svg", "a"} & set(found.tags), html
+    names = {name for name, _ in found.attrs}
+    assert names <= {"xmlns", "display", "class", "stretchy", "mathvariant"}, html
+    assert not any("javascript" in value.lower() for _, value in found.attrs), html
+    assert "<!-- gendoc" not in html
+
+
+def test_allowed_tags_lose_nothing_but_stay_balanced() -> None:
+    html = render_text("a <b>bold <sup>2</sup> and <em>open\n\nnext</b> x</p>", BASE)
+    assert html == (
+        "<p>a <b>bold <sup>2</sup> and <em>open</em></b></p>\n<p>next&lt;/b&gt; x&lt;/p&gt;</p>"
+    )
+
+
+def test_math_the_converter_cannot_read_is_shown_as_source() -> None:
+    assert render_math(r"\frac{1}{", display=False) == r"<code>\frac{1}{</code>"
+
+
+def test_money_is_not_math() -> None:
+    assert render_text("It costs $5 or $6.", BASE) == "<p>It costs $5 or $6.</p>"
+
+
+def test_no_blank_line_in_any_onnx_text() -> None:
+    seen = set()
+    for schema in onnx.defs.get_all_schemas_with_history():
+        texts = [schema.doc or ""]
+        texts += [a.description for a in schema.attributes.values()]
+        for text in texts:
+            if text in seen:
+                continue
+            seen.add(text)
+            html = render_text(text, BASE)
+            assert not re.search(r"\n\s*\n", html), (schema.name, html)
