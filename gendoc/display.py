@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from itertools import groupby
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from markupsafe import Markup
 
@@ -59,7 +60,13 @@ _MARKERS = (
 
 # Characters that can open Markdown or HTML syntax inside a line (links,
 # emphasis, code, tags, entities, table cells, attribute lists, headings).
-_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"'~$]")
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"'~$\x00-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _reference(match: re.Match[str]) -> str:
+    """A character as a numeric reference; NUL, which HTML forbids, as U+FFFD."""
+    return f"&#{ord(match.group()) or 0xFFFD};"
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 
@@ -84,14 +91,19 @@ def md_escape(text: object) -> Markup:
     """
     if isinstance(text, Markup):
         return text
-    return Markup(_MARKDOWN_SPECIAL.sub(lambda m: f"&#{ord(m.group())};", str(text)))
+    return Markup(_MARKDOWN_SPECIAL.sub(_reference, str(text)))
 
 
 def html_text(text: object) -> Markup:
-    """``text`` as the content of an HTML element: only ``&``, ``<`` and ``>`` need escaping."""
+    """``text`` as the content of an HTML element on one line.
+
+    ``&``, ``<`` and ``>`` are escaped; a line break or other control character
+    becomes a character reference, so a name cannot end the HTML block it is in.
+    """
     if isinstance(text, Markup):
         return text
-    return Markup(str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Markup(_CONTROL.sub(_reference, escaped))
 
 
 def table_cell(text: object) -> Markup:
@@ -306,7 +318,10 @@ class Display:
 
 
 def version_links(schemas: Iterable[Schema], changelog: str) -> str:
-    return ", ".join(f"[{s.since_version}]({changelog}#{s.versioned_name})" for s in schemas)
+    """Links to versions in the changelog; a name that is not plain is percent-encoded."""
+    return ", ".join(
+        f"[{s.since_version}]({changelog}#{quote(s.versioned_name, safe='')})" for s in schemas
+    )
 
 
 def code_span(text: object) -> str:

@@ -261,7 +261,9 @@ def _absolute_links(md: MarkdownIt, base: str) -> None:
 def markdown(base: str) -> MarkdownIt:
     """The parser for schema text whose relative links resolve against ``base``."""
     md = MarkdownIt("commonmark", {"html": True, "linkify": True})
-    md.enable(["table", "strikethrough", "linkify"]).disable("html_block")
+    # No images: a schema may not make a reader's browser fetch anything ("![x](url)"
+    # stays a link); no HTML blocks: the allow-list below works on inline tags only.
+    md.enable(["table", "strikethrough", "linkify"]).disable(["html_block", "image"])
     # Only URLs with a scheme: "Operators.md" must not become a link to Moldova.
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     dollarmath_plugin(

@@ -250,8 +250,11 @@ def _replace_changed(out_dir: Path, changed: _Changes) -> list[Path]:
         renames = list(staged)
         if len(renames) > 1:  # one rename is atomic by itself
             _stage(out_dir, JOURNAL, _journal_bytes(renames), staged)
-            os.replace(staged[-1][0], journal)
+        # From the journal's rename to its removal nothing may stop halfway: a signal
+        # waits, and only a kill -9 can leave the journal for the next build to finish.
         with signals_deferred():
+            if len(renames) > 1:
+                os.replace(staged[-1][0], journal)
             for tmp, target in renames:
                 os.replace(tmp, target)
             journal.unlink(missing_ok=True)

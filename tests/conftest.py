@@ -23,7 +23,7 @@ REQUIRE_ALL_TESTS = os.environ.get("GENDOC_REQUIRE_ALL_TESTS") == "1"
 
 # Test modules that need an extra, with the modules that extra provides.
 NEEDS_EXTRA = {
-    "test_site_build.py": ("site", ("mkdocs", "material", "mkdocs_static_i18n", "jieba")),
+    "test_site_build.py": ("site", ("mkdocs", "material", "mkdocs_static_i18n", "pagefind")),
 }
 
 

@@ -51,8 +51,11 @@ validation:
   anchors: warn
 plugins:
   - gendoc:
-      schemas: [tests.custom_schemas.hostile]
-      domains: [com.example.hostile]
+      schemas: [tests.custom_schemas.hostile, tests.custom_schemas.hostile_names]
+      domains:
+        - com.example.hostile
+        - com.example.names
+        - 'com.x<img src="x" onerror="alert(''domain'')">'
   - i18n:
       docs_structure: folder
       reconfigure_search: false

@@ -3,13 +3,13 @@
 The generated pages mix Markdown (headings, tables, links, which mkdocs
 checks) with raw HTML blocks (schema bodies, diffs), and a name taken from
 a schema may land in either. Jinja's autoescape covers the HTML; names in
-Markdown also go through :func:`gendoc.display.md_escape`, so that no bracket, backtick or
-angle bracket in a registered schema can become a link, code span or tag.
+Markdown also go through :func:`gendoc.display.md_escape`, so that no
+bracket, backtick or angle bracket in a registered schema can become a link,
+code span or tag.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
@@ -18,7 +18,6 @@ from markupsafe import Markup, escape
 from gendoc.model import Differentiability
 
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
-_SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 
 def page_title(name: object) -> Markup:
@@ -27,7 +26,9 @@ def page_title(name: object) -> Markup:
     Without it the theme takes the title from the first heading and strips
     its tags, which turns ``&lt;`` back into ``<`` inside ``<title>``.
     """
-    return Markup(json.dumps(str(escape(str(name)))))
+    # Characters outside the Basic Multilingual Plane are written as they are: JSON's
+    # surrogate-pair escapes would reach the title as two broken characters.
+    return Markup(json.dumps(str(escape(str(name))), ensure_ascii=False))
 
 
 def heading_id(value: str) -> Markup:
@@ -40,14 +41,3 @@ def heading_id(value: str) -> Markup:
 def tag_badge(differentiability: Differentiability, label: str) -> Markup:
     """A tag as a coloured badge; the class carries the language-neutral value."""
     return Markup('<span class="gd-tag gd-tag-{}">{}</span>').format(differentiability.value, label)
-
-
-def file_slug(name: str) -> str:
-    """A name usable as one path segment: kept if harmless, else a stable hash.
-
-    Operator and domain names come from schemas; a registered name with a
-    slash or ``..`` in it must not choose where a page is written.
-    """
-    if _SAFE_NAME.fullmatch(name) and ".." not in name:
-        return name
-    return "x-" + hashlib.sha256(name.encode()).hexdigest()[:12]

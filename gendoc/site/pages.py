@@ -27,11 +27,12 @@ from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.display import Display
 from gendoc.i18n import translations
-from gendoc.model import Operator, Reference, domain_label
+from gendoc.model import Operator, Reference
 from gendoc.resources import templates_root
 from gendoc.site import coverage
 from gendoc.site.fragments import Rendered, cut
-from gendoc.site.markup import file_slug, heading_id, page_title, tag_badge
+from gendoc.site.markup import heading_id, page_title, tag_badge
+from gendoc.site.paths import PagePaths
 from gendoc.site.versions_diff import operator_diffs
 from gendoc.stats import Tally, tally_schemas
 
@@ -40,23 +41,6 @@ COVERAGE_PAGE = "coverage.md"
 COVERAGE_CHART = "coverage.svg"
 AUDIT_PAGE = "audit.md"
 STATIC_RULES = [rule for rule in RULES.values() if not rule.numeric]
-
-
-def domain_dir(domain: str) -> str:
-    return file_slug(domain_label(domain))
-
-
-def domain_index(domain: str) -> str:
-    return f"operators/{domain_dir(domain)}/index.md"
-
-
-def operator_page(domain: str, name: str) -> str:
-    return f"operators/{domain_dir(domain)}/{file_slug(name)}.md"
-
-
-def anchor(domain: str, name: str) -> str:
-    """The id of an operator's section on the audit page."""
-    return f"{domain_dir(domain)}-{file_slug(name)}".replace(".", "-").lower()
 
 
 def relative(source: str, target: str) -> str:
@@ -143,13 +127,13 @@ class SiteContent:
             operators = list(self.reference.operators(domain))
             specs.append(
                 PageSpec(
-                    domain_index(domain),
+                    self.domain_index(domain),
                     "site/domain.md.j2",
                     {"domain": domain, "operators": operators},
                 )
             )
             specs += [
-                PageSpec(operator_page(domain, op.name), "site/operator.md.j2", {"op": op})
+                PageSpec(self.operator_page(domain, op.name), "site/operator.md.j2", {"op": op})
                 for op in operators
             ]
         return {spec.path: spec for spec in specs}
@@ -157,7 +141,7 @@ class SiteContent:
     @property
     def domain_indexes(self) -> list[str]:
         """The index page of every domain, for the navigation."""
-        return [domain_index(d) for d in self.reference.domains]
+        return [self.domain_index(d) for d in self.reference.domains]
 
     def render(self, path: str, lang: str) -> Rendered:
         key = (path, lang)
@@ -179,9 +163,18 @@ class SiteContent:
 
     # Helpers the templates call through ``site``.
 
-    operator_page = staticmethod(operator_page)
-    domain_index = staticmethod(domain_index)
-    anchor = staticmethod(anchor)
+    @cached_property
+    def paths(self) -> PagePaths:
+        return PagePaths(self.reference)
+
+    def operator_page(self, domain: str, name: str) -> str:
+        return self.paths.operator_page(domain, name)
+
+    def domain_index(self, domain: str) -> str:
+        return self.paths.domain_index(domain)
+
+    def anchor(self, domain: str, name: str) -> str:
+        return self.paths.anchor(domain, name)
 
     def findings_of(self, op: Operator) -> list[Finding]:
         return self.findings_by_operator.get((op.domain, op.name), [])

@@ -56,7 +56,6 @@ from gendoc.site.pages import (
     COVERAGE_PAGE,
     OPERATORS_INDEX,
     SiteContent,
-    operator_page,
 )
 from gendoc.site.theme import THEME_BYTECODE
 
@@ -215,7 +214,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         """
         names: dict[str, set[str]] = {}
         for schema in self.content.reference.schemas:
-            page = operator_page(schema.domain, schema.name).removesuffix(".md") + ".html"
+            page = self.content.operator_page(schema.domain, schema.name)
+            page = page.removesuffix(".md") + ".html"
             names.setdefault(schema.name.lower(), set()).add(page)
         text = json.dumps({name: sorted(pages) for name, pages in sorted(names.items())})
         path.parent.mkdir(parents=True, exist_ok=True)
