@@ -80,6 +80,12 @@ class TemplateCache(jinja2.FileSystemBytecodeCache):
             super().dump_bytecode(bucket)
 
 
-def template_cache() -> TemplateCache | None:
+def template_cache(variant: str) -> TemplateCache | None:
+    """Compiled templates of one environment set-up.
+
+    Jinja keys compiled code by the template's source alone, but what the
+    compiler writes also depends on the environment (a ``finalize`` call around
+    every expression, for one), so each set-up gets a folder of its own.
+    """
     folder = cache_dir()
-    return TemplateCache(str(folder)) if folder else None
+    return TemplateCache(str(folder / f"templates-{variant}")) if folder else None

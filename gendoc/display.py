@@ -67,6 +67,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 def _reference(match: re.Match[str]) -> str:
     """A character as a numeric reference; NUL, which HTML forbids, as U+FFFD."""
     return f"&#{ord(match.group()) or 0xFFFD};"
+
+
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
 

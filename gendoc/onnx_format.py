@@ -5,7 +5,11 @@ Used by the ``onnx`` style, whose output must match onnx's byte for byte.
 
 from __future__ import annotations
 
+import html
+import re
+import warnings
 from collections.abc import Iterable
+from html.parser import HTMLParser
 
 from gendoc.model import Attribute, Option, Parameter, Schema
 
@@ -30,7 +34,7 @@ def domain_short(domain: str) -> str:
 
 def version_links(schemas: Iterable[Schema], changelog: str) -> str:
     return ", ".join(
-        f'<a href="{changelog}#{s.versioned_name}">{s.since_version}</a>' for s in schemas
+        f'<a href="{changelog}#{safe(s.versioned_name)}">{s.since_version}</a>' for s in schemas
     )
 
 
@@ -72,6 +76,7 @@ def support(schema: Schema) -> str:
 
 
 FILTERS = {
+    "onnx_safe": lambda value: safe(value),
     "onnx_number": number,
     "onnx_qualify": qualify,
     "onnx_domain": domain_long,
@@ -83,3 +88,57 @@ FILTERS = {
     "onnx_indent": indent_doc,
     "onnx_support": support,
 }
+
+
+class HostileTextWarning(UserWarning):
+    """Schema text that onnx's own layout would have written as live markup."""
+
+
+class _LiveMarkup(HTMLParser):
+    """Finds what a browser would run: script-like elements, handlers, ``javascript:`` URLs."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.live = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _LIVE_TAGS or any(_is_live_attribute(k, v) for k, v in attrs):
+            self.live = True
+
+
+_LIVE_TAGS = frozenset({"script", "iframe", "object", "embed", "svg", "math", "style", "base"})
+_JAVASCRIPT = re.compile(r"(\]\(|<|=)\s*[\"']?\s*javascript:", re.IGNORECASE)
+_ATTRIBUTE_BREAKOUT = re.compile(r"[\"'][\s/]+on[a-z]+\s*=", re.IGNORECASE)
+
+
+def _is_live_attribute(name: str, value: str | None) -> bool:
+    url = (value or "").replace(" ", "").lower()
+    return name.startswith("on") or (name in ("href", "src", "action") and "javascript:" in url)
+
+
+def is_live(text: str) -> bool:
+    """Whether ``text``, written raw into Markdown or an HTML attribute, would run anything."""
+    if _JAVASCRIPT.search(text) or _ATTRIBUTE_BREAKOUT.search(text):
+        return True
+    parser = _LiveMarkup()
+    parser.feed(text)
+    parser.close()
+    return parser.live
+
+
+def safe(value: object) -> object:
+    """What onnx's layout writes: the value as it is, unless it would be live markup.
+
+    onnx's ``gen_doc.py`` writes names and descriptions raw; for every schema onnx
+    ships that is harmless and the output stays byte for byte the same. A value
+    that would run (a handler, a script, a ``javascript:`` link, an attribute
+    break-out) is written HTML-escaped instead, with a warning naming it.
+    """
+    if not isinstance(value, str) or not is_live(value):
+        return value
+    warnings.warn(
+        f"escaped schema text that would be live markup in onnx's layout: {value[:60]!r}",
+        HostileTextWarning,
+        stacklevel=2,
+    )
+    return html.escape(value).replace("[", "&#91;").replace("]", "&#93;")

@@ -8,12 +8,14 @@ any message catalog) can be overridden by a file of the same name.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
+from gendoc import __version__
 from gendoc.cache import template_cache
 from gendoc.display import Display
 from gendoc.errors import UsageError
@@ -81,6 +83,20 @@ def search_path(templates: Path | None) -> tuple[str, ...]:
     return tuple(str(f) for f in folders)
 
 
+_SETTINGS = {
+    "autoescape": False,  # the output is Markdown; schema strings are escaped by filters
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "keep_trailing_newline": True,
+    "undefined": jinja2.StrictUndefined,
+    "extensions": ["jinja2.ext.i18n"],
+}
+# Compiled templates depend on these settings and on gendoc's version, not only on the
+# template's source (which is all Jinja's bytecode cache compares), so both key the cache.
+_SETTINGS_TEXT = f"{__version__} {sorted(_SETTINGS.items())!r}"
+_SETTINGS_KEY = hashlib.sha256(_SETTINGS_TEXT.encode()).hexdigest()[:12]
+
+
 @cache
 def _environment(
     folders: tuple[str, ...],
@@ -92,13 +108,8 @@ def _environment(
 ) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(list(folders)),
-        bytecode_cache=template_cache(),
-        autoescape=False,  # the output is Markdown; schema strings are escaped by filters
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-        extensions=["jinja2.ext.i18n"],
+        bytecode_cache=template_cache(_SETTINGS_KEY),
+        **_SETTINGS,
     )
     user = Path(folders[0]) if len(folders) > 1 else None
     labels = translations(lang if STYLES[style].translated else "en", user)

@@ -48,15 +48,19 @@ def test_the_payloads_are_live_markup_when_not_escaped() -> None:
     assert len(live_markup(raw)) >= 4
 
 
-@pytest.mark.parametrize(("style", "lang"), [("gendoc", "en"), ("gendoc", "zh")])
+@pytest.mark.parametrize(("style", "lang"), [("gendoc", "en"), ("gendoc", "zh"), ("onnx", "en")])
 def test_built_documents_have_no_live_markup(tmp_path: Path, style: str, lang: str) -> None:
     args = ["build", "--schemas", MODULE, "--out", str(tmp_path), "--style", style]
     result = run_gendoc(*args, "--lang", lang)
     assert result.returncode == 0, result.stderr
     for name in ("Operators.md", "Changelog.md"):
         text = (tmp_path / name).read_text(encoding="utf-8")
-        assert "Op&#10;&#35; heading" in text  # the newline name stayed on its line
         assert live_markup(text) == [], name
+        if style == "gendoc":
+            assert "Op&#10;&#35; heading" in text  # the newline name stayed on its line
+    # onnx's layout writes names raw, as gen_doc.py does; what would be live is escaped, and said
+    warned = "escaped schema text that would be live markup" in result.stderr
+    assert warned is (style == "onnx")
 
 
 def _schema(domain: str, name: str) -> Schema:
