@@ -28,25 +28,40 @@ class Edit:
 
 
 def set_category(text: str, call: Call, category: str) -> Edit:
-    """The edit that gives ``call`` the category ``OpSchema::<category>``."""
+    """The edit that gives ``call`` the category ``OpSchema::<category>``.
+
+    A category already there is replaced where it stands, unless that pushes
+    its line past the column limit; then, like missing arguments, the call is
+    laid out again.
+    """
     spelled = f"OpSchema::{category}"
     args = call.args
-    if len(args) > CATEGORY_ARG:
-        return Edit(args[CATEGORY_ARG].start, args[CATEGORY_ARG].end, spelled)
-    added = [*DEFAULTS[len(args) - 4 :], spelled]
+    present = len(args) > CATEGORY_ARG
+    if present:
+        old = args[CATEGORY_ARG]
+        line_start = text.rfind("\n", 0, old.start) + 1
+        line_end = _line_end(text, old.end)
+        if line_end - line_start + len(spelled) - (old.end - old.start) <= COLUMN_LIMIT:
+            return Edit(old.start, old.end, spelled)
     if _one_per_line(text, call):
+        if present:
+            return Edit(args[CATEGORY_ARG].start, args[CATEGORY_ARG].end, spelled)
         last = text.rfind("\n", 0, args[-1].start) + 1
         arg_indent = " " * (args[-1].start - last)
+        added = [*DEFAULTS[len(args) - 4 :], spelled]
         return Edit(args[-1].end, args[-1].end, "".join(f",\n{arg_indent}{a}" for a in added))
+    words = [text[a.start : a.end] for a in args[:CATEGORY_ARG]]
+    words += [*DEFAULTS[len(words) - 4 :], spelled]
     line_start = text.rfind("\n", 0, call.open_at) + 1
-    line_end = text.find("\n", call.close_at)
-    line_end = len(text) if line_end < 0 else line_end
     indent = len(text[line_start:]) - len(text[line_start:].lstrip(" "))
-    words = [text[a.start : a.end] for a in args] + added
-    tail = line_end - call.close_at  # the closing bracket and what follows it on the line
-    return Edit(
-        call.open_at + 1, call.close_at, _layout(call.open_at + 1 - line_start, words, tail, indent)
-    )
+    tail = _line_end(text, call.close_at) - call.close_at  # the bracket and the rest of its line
+    layout = _layout(call.open_at + 1 - line_start, words, tail, indent)
+    return Edit(call.open_at + 1, call.close_at, layout)
+
+
+def _line_end(text: str, offset: int) -> int:
+    end = text.find("\n", offset)
+    return len(text) if end < 0 else end
 
 
 def _one_per_line(text: str, call: Call) -> bool:
