@@ -128,6 +128,20 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per core)")
     audit.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the report")
     audit.set_defaults(run=run_audit)
+
+    suggest = commands.add_parser("suggest", help="a patch to onnx's sources from the evidence")
+    suggest.add_argument(
+        "--onnx-src", type=Path, required=True, metavar="DIR", help="onnx checkout to patch"
+    )
+    suggest.add_argument("--out", type=Path, help="patch file to write (default: stdout)")
+    suggest.add_argument("--description", type=Path, metavar="FILE", help="pull-request text")
+    suggest.add_argument(
+        "--min-evidence",
+        choices=("strong", "weak"),
+        default="strong",
+        help="strong: two agreeing sources (default); weak: one is enough",
+    )
+    suggest.set_defaults(run=run_suggest)
     return parser
 
 
@@ -182,6 +196,14 @@ def run_audit(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         lang=args.lang,
     )
+
+
+def run_suggest(args: argparse.Namespace) -> int:
+    from gendoc.evidence.verdict import Strength
+    from gendoc.suggest.command import run
+
+    run(args.onnx_src, args.out, args.description, Strength(args.min_evidence))
+    return 0
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

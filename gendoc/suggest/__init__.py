@@ -1,0 +1,1 @@
+"""Turn differentiability evidence into a patch for onnx's C++ schema sources."""

@@ -1,0 +1,39 @@
+"""The changed sources and the unified diff a contributor applies with ``git apply``."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+
+from gendoc.suggest.edit import apply, set_category
+from gendoc.suggest.plan import Change
+from gendoc.suggest.source import SourceTree
+
+_NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def changed_texts(tree: SourceTree, changes: Sequence[Change]) -> dict[str, str]:
+    """The new text of every file ``changes`` touch, by path relative to the checkout."""
+    by_path: dict[str, list[Change]] = {}
+    for change in changes:
+        by_path.setdefault(change.call.path, []).append(change)
+    return {
+        path: apply(
+            tree.texts[path], [set_category(tree.texts[path], c.call, c.category) for c in cs]
+        )
+        for path, cs in sorted(by_path.items())
+    }
+
+
+def unified_diff(tree: SourceTree, changes: Sequence[Change]) -> str:
+    """A ``-p1`` unified diff (``a/``, ``b/`` prefixes) from the checkout to the changed files."""
+    out = []
+    for path, new in changed_texts(tree, changes).items():
+        lines = difflib.unified_diff(
+            tree.texts[path].splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            f"a/{path}",
+            f"b/{path}",
+        )
+        out += [line if line.endswith("\n") else line + "\n" + _NO_NEWLINE for line in lines]
+    return "".join(out)

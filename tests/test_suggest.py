@@ -1,0 +1,249 @@
+"""gendoc suggest on hand-written onnx-style sources: the patch applies, sets exactly the tags."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gendoc.cli import main
+from gendoc.errors import UsageError
+from gendoc.evidence.verdict import Strength, Suggestion
+from gendoc.model import Differentiability
+from gendoc.suggest.command import check_checkout, suggest
+from gendoc.suggest.plan import Location
+from gendoc.suggest.source import SourceTree
+
+FIXTURE = Path(__file__).parent / "fixtures" / "onnx_src"
+D = Differentiability.DIFFERENTIABLE
+N = Differentiability.NON_DIFFERENTIABLE
+U = Differentiability.UNDEFINED
+STRONG, WEAK, CONFLICT = Strength.STRONG, Strength.WEAK, Strength.CONFLICT
+
+# (op, version, parameter, current tag, suggested tag, strength), written from the fixture
+VERDICTS = [
+    ("Add", 14, "input A", U, D, STRONG),
+    ("Add", 14, "input B", U, D, STRONG),
+    ("Add", 14, "output C", U, D, STRONG),
+    ("Sub", 14, "input A", U, D, STRONG),
+    ("Sub", 14, "input B", U, D, STRONG),
+    ("Sub", 14, "output C", U, D, STRONG),
+    ("AveragePool", 22, "input X", U, D, STRONG),
+    ("AveragePool", 22, "output Y", U, D, STRONG),
+    ("LpPool", 22, "input X", U, D, STRONG),
+    ("LpPool", 22, "output Y", U, D, WEAK),
+    ("Clip", 13, "input input", U, D, STRONG),
+    ("Clip", 13, "input min", U, D, STRONG),
+    ("Clip", 13, "input max", U, D, STRONG),
+    ("Clip", 13, "output output", U, D, STRONG),
+    ("Floor", 13, "input X", D, N, STRONG),
+    ("Floor", 13, "output Y", D, N, STRONG),
+    ("Relu", 6, "input X", U, D, STRONG),
+    ("Relu", 6, "output Y", U, D, WEAK),
+    ("Reshape", 5, "input data", U, D, STRONG),
+    ("Reshape", 5, "input shape", U, N, STRONG),
+    ("Reshape", 5, "output reshaped", U, None, CONFLICT),
+]
+CATEGORY = {D: "Differentiable", N: "NonDifferentiable", U: "Unknown"}
+
+
+def _suggestions() -> list[Suggestion]:
+    return [
+        Suggestion(
+            "", op, v, p, cur, new, s, ("pytorch: gradient (x)", "onnxruntime: gradient (y)")
+        )
+        for op, v, p, cur, new, s in VERDICTS
+    ]
+
+
+def _locations(root: Path) -> dict[tuple[str, str, int], Location]:
+    """Where each fixture schema starts, found by a plain search (not by the parser)."""
+    found = {}
+    for file in sorted((root / "onnx" / "defs").rglob("*.cc")):
+        text = file.read_text()
+        for m in re.finditer(r"^ONNX_OPERATOR_SET_SCHEMA\(\s*(\w+),\s*(\d+)", text, re.M):
+            line = text.count("\n", 0, m.start()) + 1
+            found[("", m[1], int(m[2]))] = Location(file.relative_to(root).as_posix(), line)
+    return found
+
+
+def _expected(min_evidence: Strength, shared_blocked: set[tuple[str, int, str]]) -> dict:
+    accepted = {STRONG} if min_evidence is STRONG else {STRONG, WEAK}
+    tags = {}
+    for op, v, p, cur, new, s in VERDICTS:
+        change = new is not None and s in accepted and (op, v, p) not in shared_blocked
+        tags[(op, v, p)] = CATEGORY[new if change else cur]
+    return tags
+
+
+def _parsed_tags(root: Path) -> dict[tuple[str, int, str], str]:
+    tree = SourceTree.read(root)
+    tags = {}
+    for op, v, p, *_ in VERDICTS:
+        (block,) = [d for d in tree.definitions if (d.name, d.version) == (op, v)]
+        categories = {c.category for c in tree.sites(block, p)}
+        assert len(categories) == 1, (op, v, p, categories)
+        tags[(op, v, p)] = categories.pop()
+    return tags
+
+
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\w+(?:::\w+)*|\S')
+_ADDED = {",", "OpSchema::Single", "true", "1"} | {f"OpSchema::{c}" for c in CATEGORY.values()}
+
+
+def _only_category_tokens_changed(old: str, new: str) -> None:
+    a, b = _TOKEN.findall(old), _TOKEN.findall(new)
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            assert set(a[i1:i2]) | set(b[j1:j2]) <= _ADDED, (a[i1:i2], b[j1:j2])
+
+
+def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+
+
+def _applied(tmp_path: Path, patch: str) -> Path:
+    """A git repository of the fixture with ``patch`` checked and applied."""
+    repo = tmp_path / "onnx"
+    shutil.copytree(FIXTURE, repo)
+    _git(repo, "init", "-q")
+    (tmp_path / "tags.patch").write_text(patch)
+    check = _git(repo, "apply", "--check", str(tmp_path / "tags.patch"))
+    assert check.returncode == 0, check.stderr
+    assert _git(repo, "apply", str(tmp_path / "tags.patch")).returncode == 0
+    return repo
+
+
+@pytest.mark.parametrize("min_evidence", [STRONG, WEAK])
+def test_patch_applies_and_sets_exactly_the_suggested_tags(tmp_path, min_evidence):
+    result = suggest(
+        FIXTURE, _suggestions(), _locations(FIXTURE), min_evidence, onnx_version="0.0.0"
+    )
+    repo = _applied(tmp_path, result.patch)
+    # LpPool's output Y has weak evidence only: at 'strong' the shared Y stays for both pools
+    blocked = {("AveragePool", 22, "output Y")} if min_evidence is STRONG else set()
+    assert _parsed_tags(repo) == _expected(min_evidence, blocked)
+    for file in FIXTURE.rglob("*.cc"):
+        rel = file.relative_to(FIXTURE)
+        _only_category_tokens_changed(file.read_text(), (repo / rel).read_text())
+
+
+def test_the_sources_before_the_patch_give_the_current_tags():
+    assert _parsed_tags(FIXTURE) == {(op, v, p): CATEGORY[cur] for op, v, p, cur, *_ in VERDICTS}
+
+
+def _patched(tmp_path: Path, path: str) -> str:
+    result = suggest(FIXTURE, _suggestions(), _locations(FIXTURE), onnx_version="0.0.0")
+    return (_applied(tmp_path, result.patch) / path).read_text()
+
+
+def test_layout_follows_onnx_clang_format(tmp_path):
+    old = _patched(tmp_path, "onnx/defs/math/old.cc")
+    # fits on its line: the missing arguments are appended in place
+    assert (
+        '        .Input(0, "X", "Input tensor", "T", '
+        "OpSchema::Single, true, 1, OpSchema::Differentiable)\n" in old
+    )
+    # does not fit even on a continuation line: one argument a line, four more spaces
+    assert (
+        "        .Input(\n"
+        "            1,\n"
+        '            "shape",\n'
+        '            "Specified shape for output, computed elsewhere and given as a '
+        'one-dimensional tensor.",\n'
+        '            "tensor(int64)",\n'
+        "            OpSchema::Single,\n"
+        "            true,\n"
+        "            1,\n"
+        "            OpSchema::NonDifferentiable)\n"
+    ) in old
+    new = _patched(tmp_path / "again", "onnx/defs/math/defs.cc")
+    # already one argument a line: the added ones follow at the same indent
+    assert (
+        '        "T",\n        OpSchema::Single,\n        true,\n'
+        "        1,\n        OpSchema::Differentiable);\n" in new
+    )
+    # a present category is replaced and nothing else on the line moves
+    assert '"T", OpSchema::Single, true, 1, OpSchema::NonDifferentiable)\n' in new
+    # a longer category would overflow its line: the arguments move to the next line (120 wide)
+    assert (
+        "        .Input(\n"
+        '            0, "input", "Input tensor whose elements to clip", "T", '
+        "OpSchema::Single, true, 1, OpSchema::Differentiable)\n"
+    ) in new
+    # an argument spread over lines keeps its lines; the Optional option stays
+    assert (
+        '            "It must be a scalar(tensor of empty shape) or \\"-inf\\".",\n'
+        '            "T",\n'
+        "            OpSchema::Optional,\n"
+        "            true,\n"
+        "            1,\n"
+        "            OpSchema::Differentiable)\n"
+    ) in new
+
+
+def test_shared_helper_with_disagreeing_schemas_is_reported_not_changed():
+    result = suggest(FIXTURE, _suggestions(), _locations(FIXTURE), onnx_version="0.0.0")
+    shared = [x for x in result.plan.left_out if x.reason.startswith("shared definition")]
+    assert [(x.suggestion.op, x.suggestion.parameter) for x in shared] == [
+        ("AveragePool", "output Y")
+    ]
+    assert "PoolOpSchemaGenerator (onnx/defs/math/defs.cc:33)" in shared[0].reason
+    assert "LpPool-22 (differentiable (weak:" in shared[0].reason
+    helper_change = [c for c in result.plan.changes if c.call.label == "input X" and c.helper]
+    assert [sorted(s.op for s in c.suggestions) for c in helper_change] == [
+        ["AveragePool", "LpPool"]
+    ]
+
+
+def test_description_lists_changes_sources_and_what_was_left_out():
+    result = suggest(FIXTURE, _suggestions(), _locations(FIXTURE), onnx_version="0.0.0")
+    text = result.description
+    assert "17 inputs and outputs in 8 operator versions (13 `Input`/`Output` calls)" in text
+    assert (
+        "| input `X` | differentiable | non-differentiable | strong "
+        "| pytorch: gradient (x); onnxruntime: gradient (y) | `onnx/defs/math/defs.cc:73` |"
+    ) in text
+    assert "`onnx/defs/math/defs.cc:16` in `MathDocGenerator`" in text
+    assert "- AveragePool-22, output `Y`: shared definition, not changed" in text
+    assert "- Relu-6, output `Y`: differentiable (weak:" in text
+    assert "- Reshape-5, output `reshaped`: conflicting evidence" in text
+
+
+def test_schemas_not_in_the_checkout_are_left_out_with_the_reason():
+    extra = Suggestion("", "Gelu", 20, "input X", U, D, STRONG, ("a", "b"))
+    result = suggest(FIXTURE, [*_suggestions(), extra], _locations(FIXTURE), onnx_version="0.0.0")
+    assert [
+        (x.suggestion.op, x.reason) for x in result.plan.left_out if x.suggestion.op == "Gelu"
+    ] == [("Gelu", "definition not found in the checkout")]
+
+
+def test_a_tag_the_source_does_not_hold_is_not_changed():
+    stale = Suggestion("", "Floor", 13, "input X", U, N, STRONG, ("a", "b"))
+    result = suggest(FIXTURE, [stale], _locations(FIXTURE), onnx_version="0.0.0")
+    assert result.patch == ""
+    assert result.plan.left_out[0].reason == (
+        "the source says Differentiable (onnx/defs/math/defs.cc:73), onnx says undefined"
+    )
+
+
+def test_not_an_onnx_checkout_is_a_usage_error(tmp_path):
+    with pytest.raises(UsageError, match=r"^not an onnx checkout: .* has no onnx/defs/schema.h$"):
+        check_checkout(tmp_path, "0.0.0")
+
+
+def test_another_onnx_version_is_a_usage_error():
+    check_checkout(FIXTURE, "0.0.0")
+    with pytest.raises(UsageError, match=r"holds onnx 0\.0\.0, but onnx 1\.23\.2 is installed"):
+        check_checkout(FIXTURE, "1.23.2")
+
+
+def test_cli_reports_a_mismatched_checkout_on_one_line(capsys):
+    assert main(["suggest", "--onnx-src", str(FIXTURE)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gendoc: error: ") and "holds onnx 0.0.0, but onnx" in err
+    assert err.count("\n") == 1
