@@ -74,9 +74,15 @@ def test_every_mapping_names_real_inputs_and_runs(reference: Reference) -> None:
     pytest.importorskip("torch")
     from gendoc.evidence.torch_ops import TORCH_OPS
 
+    checked = 0
     for name, spec in TORCH_OPS.items():
-        schema = reference.operator("", name).latest
+        operator = reference.operator("", name)
+        if operator is None:  # newer than the installed onnx (onnx 1.16 lacks a few)
+            continue
+        checked += 1
+        schema = operator.latest
         assert set(spec.inputs) <= {p.name for p in schema.inputs}, name
         evidence = sources.torch_source().evaluate(schema)
         failed = [p.detail for p in evidence.parameters if "torch call failed" in p.detail]
         assert not failed, (name, failed[:1])
+    assert checked >= 120

@@ -62,8 +62,22 @@ def test_dft_reference_url_is_a_link_without_the_full_stop() -> None:
     assert f'Reference: <a href="{url}">{url}</a>' in html
 
 
+# Texts of operators that onnx 1.16 does not have yet, as onnx 1.23.2 writes them.
+ATTENTION_SCALE = (
+    "Scaling factor applied to $Q*K^T$. Default value is `1/sqrt(head_size)`. To prevent "
+    "[numerical overflow](https://tinyurl.com/sudb9s96), scale `Q`, `K` by `sqrt(scale)` "
+    "before matmul."
+)
+STFT_CONSTRAINTS = (
+    "Constraints on inputs:\n- `frame_step` must be a scalar.\n"
+    "- `window` must be a 1-D tensor. When omitted, a rectangular (all-ones) window of length\n"
+    "  `frame_length` is used. When both `window` and `frame_length` are provided, the length\n"
+    "  of the `window` tensor must equal `frame_length`.\n"
+)
+
+
 def test_attention_math_keeps_its_star_inside_mathml() -> None:
-    html = render_text(description("Attention", "scale"), BASE)
+    html = render_text(ATTENTION_SCALE, BASE)
     assert "<mi>Q</mi><mo>*</mo><msup><mi>K</mi><mi>T</mi></msup>" in html
     assert '<a href="https://tinyurl.com/sudb9s96">numerical overflow</a>' in html
 
@@ -109,7 +123,7 @@ def test_last_equation_bullet_does_not_swallow_the_next_paragraph(name: str) -> 
 
 
 def test_indented_continuation_of_a_bullet_stays_in_it() -> None:
-    html = render_text(doc("STFT"), BASE)
+    html = render_text(STFT_CONSTRAINTS, BASE)
     assert "<li><code>window</code> must be a 1-D tensor. When omitted, a rectangular" in html
     assert "of the <code>window</code> tensor must equal <code>frame_length</code>.</li>" in html
 
