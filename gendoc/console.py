@@ -62,14 +62,28 @@ def stop_signals_raise() -> Iterator[None]:
 def signals_deferred() -> Iterator[None]:
     """Hold back Ctrl-C, SIGTERM and SIGHUP for a few system calls that belong together.
 
-    A signal that arrives meanwhile is delivered (and raises) right after.
+    A signal that arrives meanwhile is delivered (and raises) right after. This
+    works on Python's handlers, not on the thread's signal mask: the kernel may
+    deliver a signal to any thread (numpy's BLAS starts some), and Python then
+    runs its handler in the main thread, whatever the main thread blocked.
     """
-    blocked = {signal.SIGINT, *_STOP_SIGNALS}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, blocked)
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+
+    def hold(signum: int, frame: object) -> None:
+        pending.append(signum)
+
+    held = (signal.SIGINT, *_STOP_SIGNALS)
+    previous = {signum: signal.signal(signum, hold) for signum in held}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in pending:
+            signal.raise_signal(signum)
 
 
 def tolerate_unencodable_text() -> None:

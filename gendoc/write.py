@@ -154,11 +154,13 @@ def _stage(out_dir: Path, name: str, data: bytes, staged: list[tuple[Path, Path]
     """Write ``data`` to a complete, synced temporary file for ``name``; record it in ``staged``.
 
     The temporary file is recorded before it is written, so that cleanup
-    finds it whatever fails next.
+    finds it whatever fails next; no signal can come between its creation and
+    its record.
     """
     target = out_dir / name
-    fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp")
-    staged.append((Path(tmp), target))
+    with signals_deferred():
+        fd, tmp = tempfile.mkstemp(dir=out_dir, prefix=f".{name}.", suffix=".tmp")
+        staged.append((Path(tmp), target))
     with os.fdopen(fd, "wb") as f:
         os.fchmod(f.fileno(), _file_mode(target))
         f.write(data)
@@ -261,6 +263,7 @@ def _replace_changed(out_dir: Path, changed: _Changes) -> list[Path]:
     except OSError as exc:
         raise WriteError(f"cannot write into {out_dir}: {_reason(exc)}") from exc
     finally:
-        for tmp, _ in staged:
-            tmp.unlink(missing_ok=True)
+        with signals_deferred():  # a second signal must not cut the clean-up short
+            for tmp, _ in staged:
+                tmp.unlink(missing_ok=True)
     return [target for _, target in renames]
