@@ -9,6 +9,7 @@ import html
 import re
 import warnings
 from collections.abc import Iterable
+from functools import cache
 from html.parser import HTMLParser
 
 from gendoc.model import Attribute, Option, Parameter, Schema
@@ -116,10 +117,16 @@ def _is_live_attribute(name: str, value: str | None) -> bool:
     return name.startswith("on") or (name in ("href", "src", "action") and "javascript:" in url)
 
 
+@cache
 def is_live(text: str) -> bool:
-    """Whether ``text``, written raw into Markdown or an HTML attribute, would run anything."""
+    """Whether ``text``, written raw into Markdown or an HTML attribute, would run anything.
+
+    Cached: the same descriptions recur across versions and documents.
+    """
     if _JAVASCRIPT.search(text) or _ATTRIBUTE_BREAKOUT.search(text):
         return True
+    if "<" not in text:  # no element can start: the parser would find nothing
+        return False
     parser = _LiveMarkup()
     parser.feed(text)
     parser.close()
