@@ -157,8 +157,6 @@ def run_check(args: argparse.Namespace) -> int:
     from gendoc.api import check
     from gendoc.check import format_check
 
-    if args.max_diff_lines < 0:
-        raise UsageError(f"--max-diff-lines must be 0 or more, not {args.max_diff_lines}")
     report = check(args.out, _render_options(args), schemas=args.schemas)
     sys.stdout.write(format_check(report, args.max_diff_lines))
     return report.exit_status()

@@ -55,9 +55,7 @@ def read_catalog(path: Path, lang: str) -> Catalog:
     try:
         with path.open("rb") as f:
             return read_po(f, locale=locale_of(lang), abort_invalid=True)
-    except PoFileError as exc:
-        raise UsageError(f"{path}: invalid message catalog: {exc}") from None
-    except (UnicodeDecodeError, ValueError) as exc:
+    except (PoFileError, UnicodeDecodeError, ValueError) as exc:
         raise UsageError(f"{path}: invalid message catalog: {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read message catalog {path}: {exc.strerror or exc}") from None

@@ -98,42 +98,34 @@ _SETTINGS_KEY = hashlib.sha256(_SETTINGS_TEXT.encode()).hexdigest()[:12]
 
 
 @cache
-def _environment(
-    folders: tuple[str, ...],
-    style: str,
-    lang: str,
-    hide_undefined: bool,
-    onnx_version: str,
-    translate_schemas: bool,
-) -> jinja2.Environment:
+def display(options: RenderOptions, onnx_version: str = "") -> Display:
+    """The display text of a style and language: labels, and translated schema text."""
+    lang = options.lang if STYLES[options.style].translated else "en"
+    schema = None
+    if options.schema_translation and lang != "en":
+        from gendoc.schema_catalog import schema_text  # Babel: only for translated schema text
+
+        schema = schema_text(lang, options.templates)
+    return Display(
+        translations(lang, options.templates),
+        onnx_version,
+        hide_undefined=options.undefined == "statement",
+        schema=schema,
+    )
+
+
+@cache
+def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Environment:
+    """The Jinja environment of a style and language, made once per process."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(list(folders)),
+        loader=jinja2.FileSystemLoader(list(search_path(options.templates))),
         bytecode_cache=template_cache(_SETTINGS_KEY),
         **_SETTINGS,
     )
-    user = Path(folders[0]) if len(folders) > 1 else None
-    labels = translations(lang if STYLES[style].translated else "en", user)
-    env.install_gettext_translations(labels, newstyle=True)
-    schema = None
-    if translate_schemas:
-        from gendoc.schema_catalog import schema_text  # Babel: only for translated schema text
-
-        schema = schema_text(lang, user)
-    display = Display(labels, onnx_version, hide_undefined=hide_undefined, schema=schema)
-    env.filters.update(STYLES[style].filters(display))
+    shown = display(options, onnx_version)
+    env.install_gettext_translations(shown.labels, newstyle=True)
+    env.filters.update(STYLES[options.style].filters(shown))
     return env
-
-
-def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Environment:
-    """The Jinja environment of a style and language, made once per process."""
-    return _environment(
-        search_path(options.templates),
-        options.style,
-        options.lang,
-        options.undefined == "statement",
-        onnx_version,
-        options.schema_translation and options.lang != "en" and STYLES[options.style].translated,
-    )
 
 
 def render_document(reference: Reference, document: Document, options: RenderOptions) -> str:

@@ -53,9 +53,10 @@ max_seconds=None, jobs=0, progress=False, cases=None, settings=DEFAULT_SETTINGS)
     ``findings``: a list of :class:`Finding`, sorted worst first, then by
     domain, operator, version, rule and parameter. ``findings_for(domain,
     op)`` selects those of one operator page. ``to_dict()`` is the JSON form
-    (stable key order; no timings). ``summary()`` is ``N errors, M warnings,
-    K info``. ``exit_status(fail_on)`` is 1 when a finding is at least as
-    severe as ``fail_on`` (a :class:`Severity`; ``None``: never), else 0.
+    (stable key order; no timings); ``gendoc.audit.report.format_text`` and
+    ``format_markdown`` render it in either language. ``exit_status(fail_on)``
+    is 1 when a finding is at least as severe as ``fail_on`` (a
+    :class:`Severity`; ``None``: never), else 0.
     ``numeric`` holds the evidence (a ``NumericResult``: coverage, per-pair
     :class:`PairClass`, ``evidence_for(domain, op)``) or ``None``.
 

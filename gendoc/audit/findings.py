@@ -15,7 +15,6 @@ import enum
 from dataclasses import dataclass
 
 from gendoc.audit.messages import N_, Arg, Message, say
-from gendoc.model import domain_label
 
 
 class Severity(enum.StrEnum):
@@ -167,11 +166,6 @@ class Finding:
     def message(self) -> str:
         """The English message."""
         return self.text.text
-
-    @property
-    def location(self) -> str:
-        where = f"{domain_label(self.domain)} {self.op}-{self.version}"
-        return f"{where} {self.parameter}" if self.parameter else where
 
     def sort_key(self) -> tuple[int, str, str, int, str, str, str]:
         """Worst first, then by operator, so a reader meets errors before info."""

@@ -28,12 +28,6 @@ class ReportFormat(enum.StrEnum):
     MARKDOWN = "markdown"
 
 
-def _plural(count: int, word: str) -> str:
-    if word == "info":
-        return f"{count} info"
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 @dataclass(frozen=True)
 class AuditReport:
     """Findings (sorted worst first) and, with ``--numeric``, the evidence behind them.
@@ -54,10 +48,6 @@ class AuditReport:
         for finding in self.findings:
             totals[finding.severity] += 1
         return totals
-
-    def summary(self) -> str:
-        """``N errors, M warnings, K info``."""
-        return ", ".join(_plural(n, severity.value) for severity, n in self.counts().items())
 
     def findings_for(self, domain: str, op: str) -> list[Finding]:
         """The findings an operator page links to."""
@@ -89,11 +79,6 @@ class AuditReport:
             "findings": [f.to_dict() for f in self.findings],
             "numeric": self.numeric.to_dict() if self.numeric else None,
         }
-
-
-def format_finding(finding: Finding) -> str:
-    """``error GD001 ai.onnx ArgMax-13 output reduced: tagged differentiable but ...``."""
-    return f"{finding.severity.value} {finding.rule} {finding.location}: {finding.message}"
 
 
 def _render(template: str, report: AuditReport, lang: str) -> str:

@@ -25,8 +25,6 @@ import jinja2
 
 from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
-from gendoc.display import Display
-from gendoc.i18n import translations
 from gendoc.model import Operator, Reference
 from gendoc.resources import templates_root
 from gendoc.site import coverage
@@ -50,9 +48,10 @@ def relative(source: str, target: str) -> str:
 
 def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.Environment:
     """``gendoc.render``'s environment of a language, with autoescape and the site's filters."""
-    base = render.environment(render.RenderOptions(lang=lang, templates=templates), onnx_version)
+    options = render.RenderOptions(lang=lang, templates=templates)
+    base = render.environment(options, onnx_version)
     env = base.overlay(autoescape=True)
-    display = Display(translations(lang, templates), onnx_version)
+    display = render.display(options, onnx_version)
     env.filters = {
         **base.filters,
         "heading_id": heading_id,
@@ -179,8 +178,6 @@ class SiteContent:
     def findings_of(self, op: Operator) -> list[Finding]:
         return self.findings_by_operator.get((op.domain, op.name), [])
 
-    def display(self, lang: str) -> Display:
-        return Display(translations(lang, self.templates), self.reference.onnx_version)
-
     def chart(self, lang: str) -> coverage.Chart:
-        return coverage.chart(self.coverage, self.display(lang))
+        options = render.RenderOptions(lang=lang, templates=self.templates)
+        return coverage.chart(self.coverage, render.display(options, self.reference.onnx_version))
