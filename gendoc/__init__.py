@@ -16,11 +16,11 @@ _EXPORTS = {
     "build": "gendoc.api",
     "check": "gendoc.api",
     "export": "gendoc.api",
-    "diff": "gendoc.diff",
-    "format_check": "gendoc.check",
-    "format_diff": "gendoc.diff",
+    "diff": "gendoc.changes",
+    "format_check": "gendoc.stale",
+    "format_diff": "gendoc.changes",
     "RenderOptions": "gendoc.render",
-    "FailOn": "gendoc.diff",
+    "FailOn": "gendoc.changes",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from gendoc.check import CheckReport, check_documents
 from gendoc.collect import collect
 from gendoc.render import RenderOptions, render_documents
+from gendoc.stale import CheckReport, check_documents
 from gendoc.write import write_documents
 
 DEFAULT_OPTIONS = RenderOptions()

@@ -155,7 +155,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 def run_check(args: argparse.Namespace) -> int:
     from gendoc.api import check
-    from gendoc.check import format_check
+    from gendoc.stale import format_check
 
     report = check(args.out, _render_options(args), schemas=args.schemas)
     sys.stdout.write(format_check(report, args.max_diff_lines))
@@ -170,7 +170,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from gendoc.diff import FailOn, diff, format_diff
+    from gendoc.changes import FailOn, diff, format_diff
 
     report = diff(args.old, args.new, schemas=args.schemas)
     fail_on = FailOn(args.fail_on)

@@ -8,7 +8,7 @@ from pathlib import Path
 import onnx
 import pytest
 
-from gendoc.diff import Change, DiffReport, FailOn, Kind, Side, compare, format_diff
+from gendoc.changes import Change, DiffReport, FailOn, Kind, Side, compare, format_diff
 from gendoc.display import code_span
 from gendoc.model import (
     Attribute,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gendoc.audit.lints import check_tag_flip
-from gendoc.diff import Kind, compare_schemas
+from gendoc.changes import Kind, compare_schemas
 from gendoc.display import Display
 from gendoc.i18n import ENGLISH
 from gendoc.model import Differentiability, Operator, Option, Parameter, Schema
