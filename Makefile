@@ -37,7 +37,7 @@ BABEL_KEYWORDS := -k N_ -k NP_:1,2
 catalogs: setup
 	@mkdir -p build/locale
 	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output --omit-header -o build/locale/gendoc.pot .
-	$(BIN)/pybabel update -i build/locale/gendoc.pot -d templates/locale -D gendoc --ignore-obsolete --width 100
+	$(BIN)/python -m gendoc.i18n build/locale/gendoc.pot zh
 	$(BIN)/python -m gendoc.schema_catalog zh
 	@for po in templates/locale/*/LC_MESSAGES/gendoc.po; do \
 	  lang=$$(basename $$(dirname $$(dirname $$po))); \

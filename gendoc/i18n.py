@@ -94,3 +94,49 @@ def translations(
         found.add_fallback(chain)
         chain = found
     return chain
+
+
+def update_catalog(template: Catalog, path: Path, lang: str) -> Catalog:
+    """Merge ``template`` into the catalog at ``path`` (created when missing).
+
+    Babel's update keeps every translation whose msgid still exists and
+    marks the closest old translation *fuzzy* for a changed message, so a
+    stale translation is kept for the translator but never shown. The
+    creation date stays, so an update with nothing new changes no byte.
+    """
+    from babel.messages.catalog import Catalog
+
+    catalog = read_catalog(path, lang) if path.is_file() else Catalog(locale=locale_of(lang))
+    catalog.domain = template.domain
+    catalog.update(template, update_creation_date=False)
+    catalog.obsolete.clear()
+    return catalog
+
+
+def write_catalog(catalog: Catalog, path: Path) -> None:
+    from babel.messages.pofile import write_po
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, catalog, width=100, no_location=True, ignore_obsolete=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m gendoc.i18n POT LANG...``: merge extracted labels into gendoc's catalogs."""
+    import sys
+
+    from babel.messages.pofile import read_po
+
+    pot, *langs = argv if argv is not None else sys.argv[1:]
+    with open(pot, "rb") as f:
+        template = read_po(f)
+    template.domain = MESSAGES
+    for lang in langs:
+        path = catalog_path(templates_root(), lang)
+        write_catalog(update_catalog(template, path, lang), path)
+        print(f"updated {path}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
-from gendoc.i18n import catalog_path, locale_of, read_catalog
+from gendoc.i18n import catalog_path, read_catalog, update_catalog, write_catalog
 from gendoc.model import Reference, Schema, domain_label
 from gendoc.resources import templates_root
 
@@ -126,28 +126,6 @@ def build_template(reference: Reference, domain: str) -> Catalog:
             flags=("no-python-format",),
         )
     return template
-
-
-def update_catalog(template: Catalog, path: Path, lang: str) -> Catalog:
-    """Merge ``template`` into the catalog at ``path`` (created when missing).
-
-    Babel's update keeps every translation whose msgid still exists and
-    marks the closest old translation *fuzzy* for a changed paragraph, so a
-    stale translation is kept for the translator but never shown.
-    """
-    catalog = read_catalog(path, lang) if path.is_file() else Catalog(locale=locale_of(lang))
-    catalog.domain = template.domain
-    catalog.update(template, update_creation_date=False)
-    catalog.obsolete.clear()
-    return catalog
-
-
-def write_catalog(catalog: Catalog, path: Path) -> None:
-    from babel.messages.pofile import write_po
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("wb") as f:
-        write_po(f, catalog, width=100, no_location=True, ignore_obsolete=True)
 
 
 @dataclass(frozen=True)

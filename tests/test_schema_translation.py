@@ -7,13 +7,8 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
-from gendoc.schema_catalog import (
-    build_template,
-    coverage,
-    paragraphs,
-    update_catalog,
-    write_catalog,
-)
+from gendoc.i18n import update_catalog, write_catalog
+from gendoc.schema_catalog import build_template, coverage, paragraphs
 from gendoc.snapshot import load_snapshot
 from tests.helpers import run_gendoc
 
