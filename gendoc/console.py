@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from gendoc.errors import UsageError
 
@@ -40,22 +40,29 @@ def _raise_terminated(signum: int, frame: object) -> None:
 
 
 @contextlib.contextmanager
-def stop_signals_raise() -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP raise :class:`Terminated` instead of killing at once.
+def _handled(signums: tuple[int, ...], handler: Callable[[int, object], None]) -> Iterator[None]:
+    """``handler`` for ``signums`` while inside, the previous handlers afterwards.
 
-    The previous handlers come back afterwards, so calling ``main()`` inside
-    another program (or a test) leaves its signal handling as it was.
     Handlers can only be set from the main thread; elsewhere nothing changes.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {signum: signal.signal(signum, _raise_terminated) for signum in _STOP_SIGNALS}
+    previous = {signum: signal.signal(signum, handler) for signum in signums}
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+def stop_signals_raise() -> contextlib.AbstractContextManager[None]:
+    """While inside, SIGTERM and SIGHUP raise :class:`Terminated` instead of killing at once.
+
+    The previous handlers come back afterwards, so calling ``main()`` inside
+    another program (or a test) leaves its signal handling as it was.
+    """
+    return _handled(_STOP_SIGNALS, _raise_terminated)
 
 
 @contextlib.contextmanager
@@ -67,21 +74,11 @@ def signals_deferred() -> Iterator[None]:
     deliver a signal to any thread (numpy's BLAS starts some), and Python then
     runs its handler in the main thread, whatever the main thread blocked.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
     pending: list[int] = []
-
-    def hold(signum: int, frame: object) -> None:
-        pending.append(signum)
-
-    held = (signal.SIGINT, *_STOP_SIGNALS)
-    previous = {signum: signal.signal(signum, hold) for signum in held}
     try:
-        yield
+        with _handled((signal.SIGINT, *_STOP_SIGNALS), lambda signum, _: pending.append(signum)):
+            yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
         for signum in pending:
             signal.raise_signal(signum)
 
