@@ -127,7 +127,7 @@ def md_name(name: object) -> Markup:
 class Display:
     """The display text of model values in one language.
 
-    ``translations`` supplies the labels; ``onnx_version`` decides where
+    ``translations`` supplies the labels of ``lang``; ``onnx_version`` decides where
     relative links in schema text point; ``hide_undefined`` leaves the
     undefined tag off parameters (``--undefined statement``).
     """
@@ -137,11 +137,12 @@ class Display:
         translations: gettext.NullTranslations,
         onnx_version: str = "",
         *,
+        lang: str = "en",
         hide_undefined: bool = False,
         schema: SchemaText | None = None,
     ) -> None:
         self.labels = translations
-        self.lang = translations.info().get("language", "en").split("_")[0] or "en"
+        self.lang = lang
         self.gettext: Callable[[str], str] = translations.gettext
         self.ngettext: Callable[[str, str, int], str] = translations.ngettext
         self.docs_base = docs_base(onnx_version) if onnx_version else ""

@@ -109,6 +109,7 @@ def display(options: RenderOptions, onnx_version: str = "") -> Display:
     return Display(
         translations(lang, options.templates),
         onnx_version,
+        lang=lang,
         hide_undefined=options.undefined == "statement",
         schema=schema,
     )
