@@ -95,15 +95,18 @@ def test_cli_writes_deterministic_json_and_reports_missing_files(
     src = tmp_path / "src"
     _write_sources(src)
     out = tmp_path / "out.json"
-    assert ort_extract.main([str(src), "--commit", "c0ffee", "-o", str(out)]) == 0
+    assert ort_extract.main([str(src), "c0ffee", str(out)]) == 0
     first = out.read_bytes()
-    assert ort_extract.main([str(src), "--commit", "c0ffee", "-o", str(out)]) == 0
+    assert ort_extract.main([str(src), "c0ffee", str(out)]) == 0
     assert out.read_bytes() == first
     assert json.loads(first)["registry"]["Mul"] == "GetMulGradient"
 
-    assert ort_extract.main([str(tmp_path / "nowhere"), "--commit", "x"]) == 2
+    assert ort_extract.main([str(tmp_path / "nowhere"), "x", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("gendoc: error: cannot read ") and err.count("\n") == 1
+
+    assert ort_extract.main([str(src), "--commit", "c0ffee"]) == 2
+    assert capsys.readouterr().err == ort_extract.USAGE + "\n"
 
 
 def test_missing_stop_table_is_an_error(tmp_path: Path) -> None:

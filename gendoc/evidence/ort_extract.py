@@ -19,21 +19,24 @@ needs, and none of it requires compiling anything:
 Usage (offline, on a checkout or on copies of those files in the same
 layout)::
 
-    python -m gendoc.evidence.ort_extract SOURCE_DIR --commit SHA [--version V] [-o OUT]
+    python -m gendoc.evidence.ort_extract SOURCE_DIR COMMIT [OUTPUT]
 
-``--version`` defaults to ``SOURCE_DIR/VERSION_NUMBER``. The output is
-deterministic JSON (sorted keys), written atomically.
+The version comes from ``SOURCE_DIR/VERSION_NUMBER``; ``OUTPUT`` defaults to
+the package's own ``data/ort_gradients.json``, so one command refreshes it for
+a newer release. The output is deterministic JSON (sorted keys), written
+atomically. The arguments are positional: the option parser of this project
+is the ``gendoc`` command's alone.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
 from pathlib import Path
 
 from gendoc.errors import GendocError, UsageError
+from gendoc.evidence.ort_registry import DATA_FILE
 from gendoc.write import write_documents
 
 REGISTRY_FILE = "orttraining/orttraining/core/graph/gradient_builder_registry.cc"
@@ -142,7 +145,7 @@ def parse_stop_edges(source: str) -> dict[str, list[int]]:
     }
 
 
-def extract(source_dir: Path, *, commit: str, version: str | None = None) -> dict[str, object]:
+def extract(source_dir: Path, *, commit: str) -> dict[str, object]:
     """The registry data of the onnxruntime sources under ``source_dir``."""
     texts = {}
     for rel in SOURCE_FILES:
@@ -151,11 +154,10 @@ def extract(source_dir: Path, *, commit: str, version: str | None = None) -> dic
             texts[rel] = path.read_text(encoding="utf-8")
         except OSError as exc:
             raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    if version is None:
-        try:
-            version = (source_dir / "VERSION_NUMBER").read_text(encoding="utf-8").strip()
-        except OSError:
-            raise UsageError(f"no VERSION_NUMBER in {source_dir}: pass --version") from None
+    try:
+        version = (source_dir / "VERSION_NUMBER").read_text(encoding="utf-8").strip()
+    except OSError:
+        raise UsageError(f"no VERSION_NUMBER in {source_dir}") from None
     return {
         "onnxruntime": {"version": version, "commit": commit, "files": list(SOURCE_FILES)},
         "registry": parse_registry(texts[REGISTRY_FILE]),
@@ -168,19 +170,19 @@ def to_json(data: dict[str, object]) -> str:
     return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
 
+USAGE = "usage: python -m gendoc.evidence.ort_extract SOURCE_DIR COMMIT [OUTPUT]"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m gendoc.evidence.ort_extract")
-    parser.add_argument("source", type=Path, help="onnxruntime source folder")
-    parser.add_argument("--commit", required=True, help="the commit the sources are at")
-    parser.add_argument("--version", help="onnxruntime version (default: VERSION_NUMBER)")
-    parser.add_argument("-o", "--output", type=Path, help="JSON file (default: stdout)")
-    args = parser.parse_args(argv)
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) not in (2, 3) or any(a.startswith("-") for a in args):
+        print(USAGE, file=sys.stderr)
+        return 2
+    source, commit = Path(args[0]), args[1]
+    output = Path(args[2]) if len(args) == 3 else Path(__file__).with_name("data") / DATA_FILE
     try:
-        text = to_json(extract(args.source, commit=args.commit, version=args.version))
-        if args.output is None:
-            sys.stdout.write(text)
-        else:
-            write_documents(args.output.parent, {args.output.name: text})
+        text = to_json(extract(source, commit=commit))
+        write_documents(output.parent, {output.name: text})
     except GendocError as exc:
         print(f"gendoc: error: {exc}", file=sys.stderr)
         return exc.exit_code
