@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from gendoc.collect import collect
+from gendoc import installed
 from gendoc.render import RenderOptions, render_documents
 from gendoc.stale import CheckReport, check_documents
 from gendoc.write import write_documents
@@ -30,14 +30,14 @@ def build(
     out: Path, options: RenderOptions = DEFAULT_OPTIONS, *, schemas: Sequence[str] = ()
 ) -> list[Path]:
     """Write Operators.md, Changelog.md and the -ml pair into ``out``; return what changed."""
-    return write_documents(out, render_documents(collect(schemas), options))
+    return write_documents(out, render_documents(installed.reference(schemas), options))
 
 
 def check(
     out: Path, options: RenderOptions = DEFAULT_OPTIONS, *, schemas: Sequence[str] = ()
 ) -> CheckReport:
     """Compare the documents in ``out`` with what :func:`build` would write; write nothing."""
-    documents = render_documents(collect(schemas), options)
+    documents = render_documents(installed.reference(schemas), options)
     return check_documents(out, documents, options, schemas)
 
 
@@ -45,4 +45,4 @@ def export(*, schemas: Sequence[str] = ()) -> str:
     """The JSON snapshot of the installed onnx (plus ``schemas``), as text."""
     from gendoc.snapshot import dumps
 
-    return dumps(collect(schemas, with_examples=False))
+    return dumps(installed.reference(schemas, with_examples=False))

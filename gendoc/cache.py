@@ -17,11 +17,14 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import jinja2
 from jinja2.bccache import Bucket
+
+T = TypeVar("T")
 
 
 def cache_dir() -> Path | None:
@@ -45,26 +48,69 @@ def fingerprint(label: str, files: Iterable[Path]) -> str:
     return digest.hexdigest()[:32]
 
 
-def cached_json(name: str, key: str, compute: Callable[[], Any]) -> Any:
-    """``compute()``, or its JSON-able result stored earlier under ``name`` and ``key``."""
+@dataclass(frozen=True)
+class Codec(Generic[T]):
+    """How a cached value becomes bytes in a file of the cache, and back.
+
+    ``decode`` raises ``ValueError`` on bytes it cannot read (a cache file
+    from another version, or a damaged one), which means computing again.
+    """
+
+    suffix: str
+    encode: Callable[[T], bytes]
+    decode: Callable[[bytes], T]
+
+
+JSON: Codec[Any] = Codec(
+    ".json",
+    lambda value: json.dumps(value, ensure_ascii=False).encode(),
+    json.loads,
+)
+
+
+def cached(
+    name: str, key: str, compute: Callable[[], T], codec: Codec[T], *, only_latest: bool = False
+) -> T:
+    """``compute()``, or its value stored earlier under ``name`` and ``key``.
+
+    With ``only_latest``, storing a value removes the values of other keys under
+    the same name: for large entries that a new key makes useless (a new onnx).
+    """
     folder = cache_dir()
-    path = folder / f"{name}-{key}.json" if folder else None
-    if path is not None:
-        try:
-            return json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
+    if folder is None:
+        return compute()
+    path = folder / f"{name}-{key}{codec.suffix}"
+    try:
+        return codec.decode(path.read_bytes())
+    except (OSError, ValueError):
+        pass
     value = compute()
-    if path is not None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(value, f, ensure_ascii=False)
-            os.replace(tmp, path)
-        except OSError:
-            pass
+    with contextlib.suppress(OSError):
+        write_entry(path, codec.encode(value))
+        if only_latest:
+            for old in folder.glob(f"{name}-*{codec.suffix}"):
+                if old != path:
+                    old.unlink(missing_ok=True)
     return value
+
+
+def cached_json(name: str, key: str, compute: Callable[[], Any]) -> Any:
+    """``compute()`` for a JSON-able value, or the value stored earlier."""
+    return cached(name, key, compute, JSON)
+
+
+def write_entry(path: Path, data: bytes) -> None:
+    """Replace one cache file atomically, so a reader never sees half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 class TemplateCache(jinja2.FileSystemBytecodeCache):

@@ -163,10 +163,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from gendoc.collect import collect
+    from gendoc import installed
     from gendoc.snapshot import dump_snapshot
 
-    return dump_snapshot(collect(args.schemas, with_examples=False), args.output)
+    return dump_snapshot(installed.reference(args.schemas, with_examples=False), args.output)
 
 
 def run_diff(args: argparse.Namespace) -> int:

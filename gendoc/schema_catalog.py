@@ -222,9 +222,9 @@ def _read_current(path: Path, lang: str, mtime_ns: int) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m gendoc.schema_catalog LANG...``: update the schema catalogs."""
-    from gendoc.collect import collect
+    from gendoc import installed
 
-    reference = collect(with_examples=False)
+    reference = installed.reference(with_examples=False)
     for lang in argv if argv is not None else sys.argv[1:]:
         for path in update_all(reference, templates_root(), lang):
             print(f"updated {path}", file=sys.stderr)

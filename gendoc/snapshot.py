@@ -286,9 +286,9 @@ def load_reference(source: str, schema_modules: Iterable[str] = ()) -> Reference
     ``./installed``.
     """
     if source == INSTALLED:
-        from gendoc.collect import collect
+        from gendoc import installed
 
-        return collect(schema_modules, with_examples=False)
+        return installed.reference(schema_modules, with_examples=False)
     return load_snapshot(Path(source))
 
 

@@ -125,10 +125,10 @@ def audit(
         reference = source
         extra: list[NumericCase] = []
     else:
-        from gendoc.collect import collect
+        from gendoc import installed
 
         modules = [source] if isinstance(source, str) else list(source)
-        reference = collect(modules, with_examples=False)
+        reference = installed.reference(modules, with_examples=False)
         extra = module_cases(modules) if numeric and cases is None else []
     if extra:
         cases = [*extra, *default_cases(reference.scope(domains, ops), progress=progress)]

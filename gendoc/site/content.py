@@ -13,8 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from gendoc import installed
 from gendoc.cache import fingerprint
-from gendoc.collect import collect
 from gendoc.resources import templates_root
 from gendoc.site.pages import SiteContent, static_findings
 
@@ -28,7 +28,7 @@ def templates_key(templates: Path | None) -> str:
 def _load(
     schemas: tuple[str, ...], domains: tuple[str, ...], templates: Path | None, key: str
 ) -> SiteContent:
-    reference = collect(schemas, with_examples=False)
+    reference = installed.reference(schemas, with_examples=False)
     reference = reference.scope(domains)
     return SiteContent(reference, static_findings(reference), templates)
 

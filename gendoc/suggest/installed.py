@@ -28,10 +28,10 @@ def installed_locations() -> dict[SchemaKey, Location]:
 
 def gather_suggestions() -> list[Suggestion]:
     """Every source's evidence for every installed schema, combined by the rule table."""
-    from gendoc.collect import collect
+    from gendoc import installed
 
     sources = default_sources()
     found = []
-    for schema in collect(with_examples=False).schemas:
+    for schema in installed.reference(with_examples=False).schemas:
         found += combine(schema, [source.evaluate(schema) for source in sources])
     return found

@@ -1,0 +1,90 @@
+"""The reference of the installed onnx, collected once and then read from the cache.
+
+Importing onnx and reading its seven hundred schemas costs more than
+everything else a build does, yet the result changes only when onnx is
+installed again or rebuilt. So the collected model is stored in the cache
+(msgpack, decoded by msgspec straight into the model's dataclasses) under a
+fingerprint of the files it comes from: onnx's extension modules and top-level
+Python files, the backend test cases the examples are read from, and
+gendoc's own modules that shape the model. The fingerprint is taken without
+importing onnx, so a build with a warm cache never imports it.
+
+Schema modules (``--schemas``) are code that may register anything, so a run
+with them always collects. Like the rest of the cache, this can make a run
+faster, never different: any doubt means collecting again.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import msgspec
+
+import gendoc
+from gendoc.cache import Codec, cached, fingerprint
+from gendoc.model import Reference
+
+# The modules whose code decides what the collected model holds.
+_GENDOC_MODULES = ("collect.py", "examples.py", "model.py", "installed.py")
+# Below onnx's folder: where the example snippets and sample implementations come from.
+_EXAMPLE_SOURCES = ("backend/test/case/**/*.py", "backend/sample/ops/*.py")
+
+
+def _decode_reference(data: bytes) -> Reference:
+    try:
+        return msgspec.msgpack.decode(data, type=Reference)
+    except msgspec.MsgspecError as exc:
+        raise ValueError(str(exc)) from None
+
+
+_REFERENCE: Codec[Reference] = Codec(".msgpack", msgspec.msgpack.encode, _decode_reference)
+
+
+def onnx_folder() -> Path | None:
+    """Where the onnx package is, found without importing it."""
+    spec = importlib.util.find_spec("onnx")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _source_files(onnx_dir: Path) -> Iterator[Path]:
+    suffixes = (".py", *importlib.machinery.EXTENSION_SUFFIXES)
+    for path in onnx_dir.iterdir():
+        if path.name.endswith(suffixes):
+            yield path
+    for pattern in _EXAMPLE_SOURCES:
+        yield from onnx_dir.glob(pattern)
+    package = Path(gendoc.__file__).parent
+    for name in _GENDOC_MODULES:
+        yield package / name
+
+
+def _key(onnx_dir: Path, with_examples: bool) -> str | None:
+    try:
+        return fingerprint(f"{gendoc.__version__} {with_examples}", _source_files(onnx_dir))
+    except OSError:  # a file vanished while looking: onnx is being reinstalled
+        return None
+
+
+def reference(schema_modules: Iterable[str] = (), *, with_examples: bool = True) -> Reference:
+    """Every registered schema (all domains, all versions), plus ``schema_modules``'s.
+
+    :func:`gendoc.collect.collect` with the cache in front of it.
+    """
+    modules = tuple(schema_modules)
+
+    def collect() -> Reference:
+        from gendoc.collect import collect  # imports onnx: only when the cache cannot answer
+
+        return collect(modules, with_examples=with_examples)
+
+    onnx_dir = onnx_folder()
+    key = _key(onnx_dir, with_examples) if onnx_dir is not None and not modules else None
+    if key is None:
+        return collect()
+    name = "reference.examples" if with_examples else "reference.bare"
+    return cached(name, key, collect, _REFERENCE, only_latest=True)
