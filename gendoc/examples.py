@@ -99,10 +99,12 @@ def _snippets_of_file(text: str) -> dict[str, list[Example]]:
             if _within(match.start(), spans):
                 continue
             first = text.count("\n", 0, match.start())
-            block = lines[first : _block_end(lines, inside, first)]
-            source = dedent("".join(block)).splitlines()
+            block = "".join(lines[first : _block_end(lines, inside, first)])
             summary = match.group(2)[len("export_") :] or cls.group(1).lower()
-            code = dedent("\n".join(source[2:]))
+            # onnx dedents the whole function, drops the decorator and ``def`` lines and
+            # dedents again; the body's lines carry the first margin too, so one dedent of
+            # the body removes the same prefix.
+            code = dedent("\n".join(block.splitlines()[2:]))
             found.setdefault(cls.group(1), []).append(Example(summary, code))
     return found
 

@@ -76,21 +76,6 @@ def support(schema: Schema) -> str:
     return "<sub>experimental</sub> " if schema.experimental else ""
 
 
-FILTERS = {
-    "onnx_safe": lambda value: safe(value),
-    "onnx_number": number,
-    "onnx_qualify": qualify,
-    "onnx_domain": domain_long,
-    "onnx_domain_short": domain_short,
-    "onnx_version_links": version_links,
-    "onnx_attr_type": attr_type,
-    "onnx_attr_option": attr_option,
-    "onnx_tags": tags,
-    "onnx_indent": indent_doc,
-    "onnx_support": support,
-}
-
-
 class HostileTextWarning(UserWarning):
     """Schema text that onnx's own layout would have written as live markup."""
 
@@ -123,7 +108,10 @@ def is_live(text: str) -> bool:
 
     Cached: the same descriptions recur across versions and documents.
     """
-    if _JAVASCRIPT.search(text) or _ATTRIBUTE_BREAKOUT.search(text):
+    # The substring tests skip the regular expressions for the texts they cannot match.
+    if "javascript:" in text.lower() and _JAVASCRIPT.search(text):
+        return True
+    if "=" in text and _ATTRIBUTE_BREAKOUT.search(text):
         return True
     if "<" not in text:  # no element can start: the parser would find nothing
         return False
@@ -149,3 +137,18 @@ def safe(value: object) -> object:
         stacklevel=2,
     )
     return html.escape(value).replace("[", "&#91;").replace("]", "&#93;")
+
+
+FILTERS = {
+    "onnx_safe": safe,
+    "onnx_number": number,
+    "onnx_qualify": qualify,
+    "onnx_domain": domain_long,
+    "onnx_domain_short": domain_short,
+    "onnx_version_links": version_links,
+    "onnx_attr_type": attr_type,
+    "onnx_attr_option": attr_option,
+    "onnx_tags": tags,
+    "onnx_indent": indent_doc,
+    "onnx_support": support,
+}
