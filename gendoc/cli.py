@@ -57,6 +57,13 @@ def _add_render_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_fail_on(
+    parser: argparse.ArgumentParser, choices: Sequence[str], default: str, when: str
+) -> None:
+    help = f"exit 1 on {when}, or never (default: {default})"
+    parser.add_argument("--fail-on", choices=choices, default=default, help=help)
+
+
 def _render_options(args: argparse.Namespace) -> RenderOptions:
     return RenderOptions(
         style=args.style,
@@ -98,12 +105,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="markdown",
         help="markdown: a pull-request comment; json: for tools; github: Actions annotations",
     )
-    diff.add_argument(
-        "--fail-on",
-        choices=("tag-change", "any", "never"),
-        default="never",
-        dest="fail_on",
-        help="exit 1 when a differentiability tag changed, on any change, or never",
+    _add_fail_on(
+        diff,
+        ("tag-change", "any", "never"),
+        "never",
+        "a changed differentiability tag, on any change",
     )
     diff.set_defaults(run=run_diff)
 
@@ -115,13 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help="report format"
     )
-    audit.add_argument(
-        "--fail-on",
-        choices=("error", "warning", "never"),
-        default="error",
-        dest="fail_on",
-        help="exit 1 when a finding is at least this severe (default: error)",
-    )
+    _add_fail_on(audit, ("error", "warning", "never"), "error", "a finding at least this severe")
     audit.add_argument(
         "--max-seconds", type=float, help="time budget of the numeric part (default: none)"
     )

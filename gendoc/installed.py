@@ -21,8 +21,6 @@ import importlib.util
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-import msgspec
-
 import gendoc
 from gendoc.cache import Codec, cached, fingerprint
 from gendoc.model import Reference
@@ -33,14 +31,23 @@ _GENDOC_MODULES = ("collect.py", "examples.py", "model.py", "installed.py")
 _EXAMPLE_SOURCES = ("backend/test/case/**/*.py", "backend/sample/ops/*.py")
 
 
+# msgspec is imported on first use: a run with the cache off never needs it.
+def _encode_reference(reference: Reference) -> bytes:
+    import msgspec
+
+    return msgspec.msgpack.encode(reference)
+
+
 def _decode_reference(data: bytes) -> Reference:
+    import msgspec
+
     try:
         return msgspec.msgpack.decode(data, type=Reference)
     except msgspec.MsgspecError as exc:
         raise ValueError(str(exc)) from None
 
 
-_REFERENCE: Codec[Reference] = Codec(".msgpack", msgspec.msgpack.encode, _decode_reference)
+_REFERENCE: Codec[Reference] = Codec(".msgpack", _encode_reference, _decode_reference)
 
 
 def onnx_folder() -> Path | None:
