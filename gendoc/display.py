@@ -210,9 +210,18 @@ class Display:
             notes.append(self.tag(param.differentiability))
         return notes
 
+    def listed(self, items: Iterable[str]) -> str:
+        """Items joined as this language lists them (Chinese: with the enumeration comma)."""
+        items = iter(items)
+        text = next(items, "")
+        for item in items:
+            text = self.gettext("%(list)s, %(item)s") % {"list": text, "item": item}
+        return text
+
     def param_tags(self, param: Parameter) -> str:
+        """`` (optional, differentiable)``, in this language's parentheses and commas."""
         notes = self.param_notes(param)
-        return f" ({', '.join(notes)})" if notes else ""
+        return self.gettext(" (%(notes)s)") % {"notes": self.listed(notes)} if notes else ""
 
     def attr_type(self, attr: Attribute) -> str:
         if attr.type.endswith("s"):
@@ -227,7 +236,7 @@ class Display:
             note = self.gettext("default is %(value)s") % {"value": attr.default}
         else:
             return shown
-        return f"{shown} ({note})"
+        return self.gettext("%(type)s (%(note)s)") % {"type": shown, "note": note}
 
     def summary(self, schema: Schema) -> str:
         """The contents column: how much of the newest version is differentiable."""

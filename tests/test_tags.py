@@ -23,7 +23,10 @@ LABELS = {
     },
     "zh": {"Differentiable": "可微", "NonDifferentiable": "不可微", "Unknown": "未定义"},
 }
-PARAM = re.compile(r"^<dt><code>([^<]+)</code>(?: \(([^)]*)\))? : ", re.MULTILINE)
+# The tags in parentheses: ASCII in English, full-width in Chinese.
+PARAM = re.compile(r"^<dt><code>([^<]+)</code>(?: \(([^)]*)\)|（([^）]*)）)? : ", re.MULTILINE)
+# Between tags: a comma in English, the enumeration comma in Chinese.
+TAG_SEPARATOR = re.compile(", |、")
 SECTION = re.compile(r"^#{3,4} <a name=\"([^\"]+)\"></a>", re.MULTILINE)
 
 
@@ -39,7 +42,8 @@ def _sections(text: str) -> dict[str, str]:
 def _shown_parameters(section: str, heading: str, next_heading: str) -> list[tuple[str, str]]:
     start = section.index(f"#### {heading}")
     end = section.find(f"#### {next_heading}", start)
-    return PARAM.findall(section[start : end if end >= 0 else None])
+    found = PARAM.findall(section[start : end if end >= 0 else None])
+    return [(name, ascii or full_width) for name, ascii, full_width in found]
 
 
 def _expected(schema: defs.OpSchema, lang: str) -> tuple[list[tuple], list[tuple]]:
@@ -85,7 +89,7 @@ def _check_section(section: str, schema: defs.OpSchema, lang: str, catalog: dict
         shown = _shown_parameters(section, heading, following)
         assert [name for name, _ in shown] == [name for name, _ in expected]
         for (name, tags), (_, label) in zip(shown, expected, strict=True):
-            found = [tag for tag in tags.split(", ") if tag in every_tag]
+            found = [tag for tag in TAG_SEPARATOR.split(tags) if tag in every_tag]
             assert found == [label], f"{schema.name}-{schema.since_version} {name}: {tags!r}"
 
 

@@ -61,9 +61,9 @@ def version_lines(schema: Schema, display: Display) -> list[Line]:
         lines += _described(Line(shown), attr.description)
     for part, params in (("input", schema.inputs), ("output", schema.outputs)):
         for param in params:
-            notes = ", ".join(display.param_notes(param))
+            tags = display.param_tags(param)
             head = Line(
-                f"{display.part(part)} {param.name} ({notes}): {param.type_str}", (part, param.name)
+                f"{display.part(part)} {param.name}{tags}: {param.type_str}", (part, param.name)
             )
             lines += _described(head, param.description)
     for tc in schema.type_constraints:
