@@ -13,6 +13,8 @@ import re
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -28,7 +30,8 @@ except ModuleNotFoundError as exc:  # onnx is an extra: see MINIMUM_ONNX below
         "onnx is not installed: pip install 'gendoc[onnx]', or onnx-weekly for onnx's main branch"
     ) from exc
 
-from gendoc.examples import collect_examples, collect_samples
+from gendoc.background import Background
+from gendoc.examples import examples_of, read_examples, read_samples
 from gendoc.model import (
     Attribute,
     Differentiability,
@@ -274,16 +277,30 @@ def import_schema_modules(modules: Iterable[str]) -> None:
         registered = now
 
 
-def collect(schema_modules: Iterable[str] = (), *, with_examples: bool = True) -> Reference:
-    """Read every registered schema (all domains, all versions) into a Reference."""
+def collect(
+    schema_modules: Iterable[str] = (),
+    *,
+    with_examples: bool = True,
+    examples: Background | None = None,
+) -> Reference:
+    """Read every registered schema (all domains, all versions) into a Reference.
+
+    With ``with_examples``, the example snippets and sample implementations
+    are read too: from ``examples`` when the caller started reading them
+    already (see :func:`gendoc.installed.reference`), else here.
+    """
     import_schema_modules(schema_modules)
     schemas = sorted(
         (convert_schema(op) for op in defs.get_all_schemas_with_history()),
         key=schema_sort_key,
     )
-    return Reference(
-        onnx_version=onnx.__version__,
-        schemas=tuple(schemas),
-        examples=collect_examples() if with_examples else {},
-        samples=collect_samples() if with_examples else {},
+    reference = Reference(onnx_version=onnx.__version__, schemas=tuple(schemas))
+    if not with_examples:
+        return reference
+    onnx_dir = Path(onnx.__file__).parent
+    found = examples.result() if examples is not None else read_examples(onnx_dir)
+    return replace(
+        reference,
+        examples=examples_of(found, ml=bool(getattr(onnx, "ONNX_ML", True))),
+        samples=read_samples(onnx_dir),
     )

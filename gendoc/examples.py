@@ -9,14 +9,20 @@ the way ``inspect.getsource`` would, then strips it as onnx does.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from textwrap import dedent
-
-import onnx
+from typing import Any
 
 from gendoc.cache import cached_json, fingerprint
 from gendoc.model import Example
+
+# Below onnx's folder: the backend test cases, and the sample implementations.
+_CASES = ("backend", "test", "case")
+_SAMPLES = ("backend", "sample", "ops")
+# The test cases of the ML operators, left out of a build of onnx without them.
+_ML_CASES = "ai_onnx_ml"
 
 _CLASS = re.compile(r"^class (\w+)\(([^)]*)\):", re.MULTILINE)
 _EXPORT = re.compile(r"^([ \t]+)@staticmethod\n\1def (export\w*)\(", re.MULTILINE)
@@ -32,13 +38,29 @@ _LEXEME = re.compile(
 )
 
 
-def _onnx_dir(*parts: str) -> Path | None:
-    """A folder inside the installed onnx package, found without importing it.
+def onnx_folder() -> Path | None:
+    """Where the onnx package is, found without importing it.
 
-    Importing ``onnx.backend.test`` alone pulls in the reference evaluator.
+    Importing onnx takes longer than reading all its examples, and importing
+    ``onnx.backend.test`` pulls in the reference evaluator as well.
     """
-    path = Path(onnx.__file__).parent.joinpath(*parts)
-    return path if path.is_dir() else None
+    spec = importlib.util.find_spec("onnx")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def _case_files(onnx_dir: Path) -> list[Path]:
+    return sorted(onnx_dir.joinpath(*_CASES).rglob("*.py"))
+
+
+def _sample_files(onnx_dir: Path) -> list[Path]:
+    return sorted(p for p in onnx_dir.joinpath(*_SAMPLES).glob("*.py") if p.name != "__init__.py")
+
+
+def source_files(onnx_dir: Path) -> list[Path]:
+    """Every file the examples and samples are read from."""
+    return _case_files(onnx_dir) + _sample_files(onnx_dir)
 
 
 def _multiline_strings(text: str) -> list[tuple[int, int]]:
@@ -113,37 +135,39 @@ def _within(offset: int, spans: list[tuple[int, int]]) -> bool:
     return any(begin < offset < finish for begin, finish in spans)
 
 
-def _scan_examples(root: Path, files: list[Path]) -> dict[str, list[list[str]]]:
-    merged: dict[str, list[list[str]]] = {}
+def _scan_examples(root: Path, files: list[Path]) -> dict[str, list[list[Any]]]:
+    merged: dict[str, list[list[Any]]] = {}
     for path in files:
+        ml = _ML_CASES in path.relative_to(root).parts
         for name, examples in _snippets_of_file(path.read_text(encoding="utf-8")).items():
-            merged.setdefault(name, []).extend([e.summary, e.code] for e in examples)
-    return {name: sorted(pairs) for name, pairs in sorted(merged.items())}
+            merged.setdefault(name, []).extend([e.summary, e.code, ml] for e in examples)
+    return {name: sorted(found) for name, found in sorted(merged.items())}
 
 
-def collect_examples() -> dict[str, tuple[Example, ...]]:
-    """Snippets per class name (the operator name), sorted as onnx shows them."""
-    root = _onnx_dir("backend", "test", "case")
-    if root is None:
-        return {}
-    skip_ml = not getattr(onnx, "ONNX_ML", True)
-    files = sorted(
-        path
-        for path in root.rglob("*.py")
-        if not (skip_ml and "ai_onnx_ml" in path.relative_to(root).parts)
-    )
-    key = fingerprint(f"examples {onnx.__version__} {root}", files)
-    found = cached_json("examples", key, lambda: _scan_examples(root, files))
-    return {name: tuple(Example(s, c) for s, c in pairs) for name, pairs in found.items()}
+def read_examples(onnx_dir: Path) -> dict[str, list[list[Any]]]:
+    """Every snippet as ``[summary, code, from an ML test case]``, by class (operator) name.
+
+    Plain JSON, so that it can be cached and sent from another process; the
+    snippets come from the files alone, so their fingerprint is the key.
+    """
+    root = onnx_dir.joinpath(*_CASES)
+    files = _case_files(onnx_dir)
+    key = fingerprint(f"examples {root}", files)
+    return cached_json("examples", key, lambda: _scan_examples(root, files))
 
 
-def collect_samples() -> dict[str, str]:
-    """Source of each sample implementation, keyed by module name (lower case)."""
-    root = _onnx_dir("backend", "sample", "ops")
-    if root is None:
-        return {}
-    return {
-        path.stem: path.read_text(encoding="utf-8")
-        for path in sorted(root.glob("*.py"))
-        if path.name != "__init__.py"
+def examples_of(found: dict[str, list[list[Any]]], ml: bool) -> dict[str, tuple[Example, ...]]:
+    """What :func:`read_examples` found, as the model holds it, sorted as onnx shows them.
+
+    ``ml`` is whether the installed onnx was built with its ML operators.
+    """
+    shown = {
+        name: tuple(Example(summary, code) for summary, code, of_ml in snippets if ml or not of_ml)
+        for name, snippets in found.items()
     }
+    return {name: snippets for name, snippets in shown.items() if snippets}
+
+
+def read_samples(onnx_dir: Path) -> dict[str, str]:
+    """Source of each sample implementation, keyed by module name (lower case)."""
+    return {path.stem: path.read_text(encoding="utf-8") for path in _sample_files(onnx_dir)}

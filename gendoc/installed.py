@@ -16,19 +16,19 @@ faster, never different: any doubt means collecting again.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.machinery
-import importlib.util
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import gendoc
+from gendoc.background import Background
 from gendoc.cache import Codec, cached, fingerprint
+from gendoc.examples import onnx_folder, read_examples, source_files
 from gendoc.model import Reference
 
 # The modules whose code decides what the collected model holds.
 _GENDOC_MODULES = ("collect.py", "examples.py", "model.py", "installed.py")
-# Below onnx's folder: where the example snippets and sample implementations come from.
-_EXAMPLE_SOURCES = ("backend/test/case/**/*.py", "backend/sample/ops/*.py")
 
 
 # msgspec is imported on first use: a run with the cache off never needs it.
@@ -50,21 +50,12 @@ def _decode_reference(data: bytes) -> Reference:
 _REFERENCE: Codec[Reference] = Codec(".msgpack", _encode_reference, _decode_reference)
 
 
-def onnx_folder() -> Path | None:
-    """Where the onnx package is, found without importing it."""
-    spec = importlib.util.find_spec("onnx")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
 def _source_files(onnx_dir: Path) -> Iterator[Path]:
     suffixes = (".py", *importlib.machinery.EXTENSION_SUFFIXES)
     for path in onnx_dir.iterdir():
         if path.name.endswith(suffixes):
             yield path
-    for pattern in _EXAMPLE_SOURCES:
-        yield from onnx_dir.glob(pattern)
+    yield from source_files(onnx_dir)
     package = Path(gendoc.__file__).parent
     for name in _GENDOC_MODULES:
         yield package / name
@@ -84,12 +75,20 @@ def reference(schema_modules: Iterable[str] = (), *, with_examples: bool = True)
     """
     modules = tuple(schema_modules)
 
-    def collect() -> Reference:
-        from gendoc.collect import collect  # imports onnx: only when the cache cannot answer
-
-        return collect(modules, with_examples=with_examples)
-
     onnx_dir = onnx_folder()
+
+    def collect() -> Reference:
+        # The snippets are read on another core while onnx is imported and read.
+        reading = (
+            Background(lambda: read_examples(onnx_dir))
+            if with_examples and onnx_dir is not None
+            else contextlib.nullcontext()
+        )
+        with reading as examples:
+            from gendoc.collect import collect  # imports onnx: only when the cache cannot answer
+
+            return collect(modules, with_examples=with_examples, examples=examples)
+
     key = _key(onnx_dir, with_examples) if onnx_dir is not None and not modules else None
     if key is None:
         return collect()

@@ -54,11 +54,11 @@ def test_examples_match_onnx_snippets(monkeypatch: pytest.MonkeyPatch) -> None:
     ).stdout
     import json
 
-    from gendoc.examples import collect_examples
+    from gendoc.examples import examples_of, onnx_folder, read_examples
 
     expected = json.loads(out)
     found = {
         name: [[e.summary, e.code] for e in examples]
-        for name, examples in collect_examples().items()
+        for name, examples in examples_of(read_examples(onnx_folder()), ml=True).items()
     }
     assert found == expected

@@ -1,0 +1,54 @@
+"""Background: the result of a forked child, or of the same work done here; never a stray child."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+
+from gendoc.background import Background
+
+PARENT = os.getpid()
+
+
+def where() -> dict[str, int]:
+    return {"pid": os.getpid()}
+
+
+def test_the_work_runs_in_a_child_and_comes_back() -> None:
+    with Background(where) as pending:
+        assert pending.result()["pid"] != PARENT
+
+
+def test_with_a_thread_running_the_work_runs_here() -> None:
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        with Background(where) as pending:
+            assert pending.result() == {"pid": PARENT}
+    finally:
+        stop.set()
+        thread.join()
+
+
+def fails_in_a_child() -> str:
+    if os.getpid() != PARENT:
+        raise RuntimeError("only in the child")
+    return "done here"
+
+
+def test_a_failing_child_means_doing_the_work_here() -> None:
+    with Background(fails_in_a_child) as pending:
+        assert pending.result() == "done here"
+
+
+def test_leaving_early_stops_the_child() -> None:
+    start = time.monotonic()
+    with pytest.raises(KeyError), Background(lambda: time.sleep(60)):
+        raise KeyError("an error before the result was asked for")
+    assert time.monotonic() - start < 10
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)  # no child left, not even a zombie
