@@ -29,6 +29,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable, Iterable
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ from gendoc.site.content import templates_key
 from gendoc.site.fragments import Fragment, Rendered
 from gendoc.site.pages import SiteContent
 
-STORE_FILE = "site-pages.json"
+STORE_FILE = "pages.json"
 # The packages whose code turns a page's Markdown into HTML.
 CONVERTERS = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "pygments")
 
@@ -94,19 +95,21 @@ def files_key(files: Files) -> str:
     return digest(*rows)
 
 
+def site_folder(config: MkDocsConfig) -> Path | None:
+    """The cache folder of one site (by its configuration file), so that sites never share one."""
+    folder = cache_dir()
+    where = str(Path(config.config_file_path or ".").resolve())
+    return folder / f"site-{digest(where)[:16]}" if folder else None
+
+
 class Store:
     """Entries by key, read from one JSON file and written back with those a build used."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
         self.entries: dict[str, Any] | None = None
         self.used: dict[str, Any] = {}
         self.added = False
-
-    @property
-    def path(self) -> Path | None:
-        folder = cache_dir()
-        return folder / self.name if folder else None
 
     def _all(self) -> dict[str, Any]:
         if self.entries is None:
@@ -145,18 +148,20 @@ class Store:
         self.added = False
 
 
-STORE = Store(STORE_FILE)
-"""One store for the process: ``mkdocs serve`` reloads the plugin on every change."""
+@cache
+def site_store(folder: Path | None) -> Store:
+    """One store per site for the process: ``mkdocs serve`` reloads the plugin on every change."""
+    return Store(folder / STORE_FILE if folder else None)
 
 
-def stored_render(key: str, render: Callable[[], Rendered]) -> Rendered:
+def stored_render(store: Store, key: str, render: Callable[[], Rendered]) -> Rendered:
     """A generated page: from the store, else rendered and stored."""
-    kept = STORE.get(key)
+    kept = store.get(key)
     if kept is not None:
         text, fragments = kept
         return Rendered(text, tuple(Fragment(html, indexed) for html, indexed in fragments))
     rendered = render()
-    STORE.put(key, [rendered.text, [[f.html, f.indexed] for f in rendered.fragments]])
+    store.put(key, [rendered.text, [[f.html, f.indexed] for f in rendered.fragments]])
     return rendered
 
 
@@ -181,7 +186,7 @@ def _counting(loggers: Iterable[logging.Logger]):
             logger.removeHandler(counter)
 
 
-def convert_with_store(page: Page, site_key: str) -> None:
+def convert_with_store(store: Store, page: Page, site_key: str) -> None:
     """Make ``page.render`` take its conversion from the store when its key is there.
 
     mkdocs has no event that replaces the conversion, so the page's bound
@@ -192,14 +197,14 @@ def convert_with_store(page: Page, site_key: str) -> None:
 
     def render(config: MkDocsConfig, files: Files) -> None:
         key = digest("html", site_key, page.file.src_uri, page.markdown or "")
-        kept = STORE.get(key)
+        kept = store.get(key)
         if kept is not None:
             _restore(page, kept, files)
             return
         with _counting([logging.getLogger("mkdocs"), logging.getLogger()]) as counter:
             convert(config, files)
         if counter.count == 0:
-            STORE.put(key, _snapshot(page))
+            store.put(key, _snapshot(page))
 
     page.render = render  # type: ignore[method-assign]
 

@@ -49,12 +49,14 @@ from mkdocs.utils.templates import TemplateContext
 from gendoc.errors import GendocError
 from gendoc.resources import templates_root
 from gendoc.site.build_cache import (
-    STORE,
+    Store,
     content_key,
     convert_with_store,
     converter_key,
     digest,
     files_key,
+    site_folder,
+    site_store,
     stored_render,
 )
 from gendoc.site.content import site_content
@@ -95,6 +97,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """The first language's 404 page, kept while the other languages write theirs."""
     rendered: dict[str, Rendered]
     """The generated files of the language being built, by ``src_uri``."""
+    cache: Path | None
+    """The site's cache folder (none when caching is off)."""
+    store: Store
     pages_key: str
     """What the generated pages depend on (see :mod:`gendoc.site.build_cache`)."""
     site_key = ""
@@ -109,11 +114,13 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         self.pages_key = content_key(self.content)
+        self.cache = site_folder(config)
+        self.store = site_store(self.cache)
         return config
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if self.builds_open == 0:
-            STORE.begin()
+            self.store.begin()
         self.builds_open += 1
 
     def on_build_error(self, error: Exception) -> None:
@@ -139,10 +146,10 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if self.builds_open > 0:
             return
         self.not_found_page = None
-        STORE.save()
+        self.store.save()
         self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
         try:
-            index_site(Path(config.site_dir))
+            index_site(Path(config.site_dir), self.cache)
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
 
@@ -175,7 +182,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             lang, _, path = file.src_uri.partition("/")
             if lang in self.config.languages and path in self.content.pages:
                 rendered = stored_render(
-                    digest(self.pages_key, lang, path), partial(self.content.render, path, lang)
+                    self.store,
+                    digest(self.pages_key, lang, path),
+                    partial(self.content.render, path, lang),
                 )
                 file.content_string = rendered.text
                 file.generated_by = "gendoc"
@@ -185,7 +194,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     on_files = CombinedEvent(_add_files, _fill_files)
 
     def on_pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> Page:
-        convert_with_store(page, self.site_key)
+        convert_with_store(self.store, page, self.site_key)
         return page
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:

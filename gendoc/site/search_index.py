@@ -26,7 +26,6 @@ import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
-from gendoc.cache import cache_dir
 from gendoc.errors import GendocError
 
 BUNDLE = "pagefind"
@@ -64,10 +63,9 @@ def html_key(site: Path) -> str:
     return digest.hexdigest()[:32]
 
 
-def index_site(site: Path) -> None:
-    """Write ``site/pagefind``: restored from the cache when the HTML is unchanged, else run."""
-    folder = cache_dir()
-    kept = folder / "search-index" if folder else None
+def index_site(site: Path, cache: Path | None) -> None:
+    """Write ``site/pagefind``: restored from ``cache`` when the HTML is unchanged, else run."""
+    kept = cache / "search-index" if cache else None
     key = html_key(site)
     target = site / BUNDLE
     if kept is not None and (kept / key).is_dir():
