@@ -24,6 +24,10 @@ plugin runs the other languages' builds inside the first build's
 ``on_post_build``: each language keeps its own ``404.html`` (mkdocs writes
 it at the site's root in every build, so the last language would win),
 and Pagefind indexes the finished HTML, one index per ``<html lang>``.
+
+What a build made is kept for the next one: the generated pages, their
+Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
+(:mod:`gendoc.site.search_index`), so a rebuild with nothing changed is cheap.
 """
 
 from __future__ import annotations
