@@ -87,14 +87,14 @@ def build_site(out: Path, cache: Path | None = None) -> subprocess.CompletedProc
 
 
 def build_hostile_site(base: Path) -> subprocess.CompletedProcess[str]:
-    """A site of the schemas in ``tests/custom_schemas/hostile.py`` only."""
+    """A site of the schemas in ``tests/custom_schemas/hostile.py`` only, cached in ``base``."""
     for lang, title in (("en", "# Home"), ("zh", "# 首页")):
         (base / "docs" / lang).mkdir(parents=True, exist_ok=True)
         (base / "docs" / lang / "index.md").write_text(title + "\n", encoding="utf-8")
     config = base / "mkdocs.yml"
     overrides = ROOT / "templates" / "site" / "overrides"
     config.write_text(HOSTILE_CONFIG.format(overrides=overrides), encoding="utf-8")
-    return mkdocs_build(config, base / "out")
+    return mkdocs_build(config, base / "out", base / "cache")
 
 
 @pytest.fixture(scope="module")
