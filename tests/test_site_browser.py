@@ -2,15 +2,22 @@
 
 The site is built (in a child process, see ``test_site_build``) and served
 over HTTP from a thread. Every test fails on a console error or an uncaught
-exception in the page. Screenshots go to ``build/screenshots/``. Without
-Chromium at /usr/bin/chromium the tests fail: a browser test that silently
-skips proves nothing.
+exception in the page. Without Chromium at /usr/bin/chromium the tests
+fail: a browser test that silently skips proves nothing.
+
+Screenshots are taken only when ``GENDOC_SCREENSHOTS=1`` asks for them:
+every one goes to ``build/screenshots/``, and those the README shows
+(``README_SCREENSHOTS``) replace theirs in ``assets/screenshots/``::
+
+    GENDOC_SCREENSHOTS=1 pytest tests/test_site_browser.py
 """
 
 from __future__ import annotations
 
 import functools
 import http.server
+import os
+import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -39,6 +46,16 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = ROOT / "build" / "screenshots"
+README_SCREENSHOTS = ROOT / "assets" / "screenshots"
+# The screenshots README.md shows.
+IN_README = {
+    "operator-en",
+    "operator-zh",
+    "dft-en",
+    "audit-zh-390",
+    "operator-en-dark",
+    "operator-en-390",
+}
 RESHAPE = "operators/ai.onnx/Reshape.html"
 CONV = "operators/ai.onnx/Conv.html"
 SEARCH_BUDGET = 300_000  # bytes fetched from opening the search to its first results
@@ -146,8 +163,13 @@ def search(page, query: str) -> list[str]:
 
 
 def shoot(page, name: str) -> None:
+    """A screenshot of the tab, when ``GENDOC_SCREENSHOTS=1`` (see the module doc)."""
+    if os.environ.get("GENDOC_SCREENSHOTS") != "1":
+        return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    if name in IN_README:
+        shutil.copyfile(SCREENSHOTS / f"{name}.png", README_SCREENSHOTS / f"{name}.png")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -257,6 +279,7 @@ def test_table_of_contents_on_a_phone(page, site_url: str) -> None:
     toc.locator("summary").click()
     toc.locator("a[href='#v13']").click()
     page.wait_for_url("**#v13")
+    page.wait_for_timeout(600)  # the header's title fades to the page's title on scrolling
     shoot(page, "operator-en-390")
 
 

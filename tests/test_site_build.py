@@ -26,6 +26,7 @@ from onnx import defs
 from gendoc.audit import audit_reference
 from gendoc.collect import collect
 from gendoc.site.pages import SiteContent
+from gendoc.site.search_index import html_key
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "zh")
@@ -65,38 +66,48 @@ plugins:
 """
 
 
-def mkdocs_build(config: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    """``mkdocs build --strict`` in a child process (see the module doc)."""
+def mkdocs_build(
+    config: Path, out: Path, cache: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``mkdocs build --strict`` in a child process (see the module doc), with its own cache."""
+    cached = {"GENDOC_CACHE_DIR": str(cache)} if cache else {}
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
         cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **cached},
         capture_output=True,
         text=True,
         timeout=900,
     )
 
 
-def build_site(out: Path) -> subprocess.CompletedProcess[str]:
+def build_site(out: Path, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
     """This repository's site, exactly as ``make docs`` builds it."""
-    return mkdocs_build(ROOT / "mkdocs.yml", out)
+    return mkdocs_build(ROOT / "mkdocs.yml", out, cache)
 
 
 def build_hostile_site(base: Path) -> subprocess.CompletedProcess[str]:
-    """A site of the schemas in ``tests/custom_schemas/hostile.py`` only."""
+    """A site of the schemas in ``tests/custom_schemas/hostile.py`` only, cached in ``base``."""
     for lang, title in (("en", "# Home"), ("zh", "# 首页")):
         (base / "docs" / lang).mkdir(parents=True, exist_ok=True)
         (base / "docs" / lang / "index.md").write_text(title + "\n", encoding="utf-8")
     config = base / "mkdocs.yml"
     overrides = ROOT / "templates" / "site" / "overrides"
     config.write_text(HOSTILE_CONFIG.format(overrides=overrides), encoding="utf-8")
-    return mkdocs_build(config, base / "out")
+    return mkdocs_build(config, base / "out", base / "cache")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cache folder of the ``site`` build, empty before it."""
+    return tmp_path_factory.mktemp("cache")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, site_cache: Path) -> Path:
+    """The site, built from nothing: with an empty cache."""
     out = tmp_path_factory.mktemp("site") / "out"
-    done = build_site(out)
+    done = build_site(out, site_cache)
     assert done.returncode == 0, done.stderr
     assert "WARNING" not in done.stderr, done.stderr
     return out
@@ -185,6 +196,34 @@ def tables_of(html: str) -> dict[str, list[list[str]]]:
 def test_strict_build_passes_with_no_warning(site: Path) -> None:
     assert (site / "index.html").is_file()
     assert (site / "zh" / "index.html").is_file()
+
+
+def every_file(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_a_rebuild_from_the_cache_writes_the_same_bytes(
+    site: Path, site_cache: Path, tmp_path: Path
+) -> None:
+    """Rendered pages, Markdown conversions and the search index all come from the cache the
+    first build filled (it is not written again: nothing was missing), and no byte differs."""
+    (folder,) = site_cache.glob("site-*")
+    store = folder / "pages.json"
+    (index,) = (folder / "search-index").iterdir()
+    assert index.name == html_key(site)
+    assert len(json.loads(store.read_text(encoding="utf-8"))) > 2 * len(onnx_operators())
+    written = store.stat().st_mtime_ns
+
+    done = build_site(tmp_path / "warm", site_cache)
+
+    assert done.returncode == 0, done.stderr
+    assert store.stat().st_mtime_ns == written
+    assert [p.name for p in (folder / "search-index").iterdir()] == [index.name]
+    cold, warm = every_file(site), every_file(tmp_path / "warm")
+    assert sorted(warm) == sorted(cold)
+    assert [name for name in sorted(cold) if cold[name] != warm[name]] == []
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -24,14 +24,17 @@ plugin runs the other languages' builds inside the first build's
 ``on_post_build``: each language keeps its own ``404.html`` (mkdocs writes
 it at the site's root in every build, so the last language would win),
 and Pagefind indexes the finished HTML, one index per ``<html lang>``.
+
+What a build made is kept for the next one: the generated pages, their
+Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
+(:mod:`gendoc.site.search_index`), so a rebuild with nothing changed is cheap.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +52,17 @@ from mkdocs.utils.templates import TemplateContext
 
 from gendoc.errors import GendocError
 from gendoc.resources import templates_root
+from gendoc.site.build_cache import (
+    Store,
+    content_key,
+    convert_with_store,
+    converter_key,
+    digest,
+    files_key,
+    site_folder,
+    site_store,
+    stored_render,
+)
 from gendoc.site.content import site_content
 from gendoc.site.fragments import Rendered
 from gendoc.site.pages import (
@@ -57,33 +71,14 @@ from gendoc.site.pages import (
     OPERATORS_INDEX,
     SiteContent,
 )
+from gendoc.site.search_index import index_site
 from gendoc.site.theme import THEME_BYTECODE
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
 
-# Pagefind's own search interfaces, written beside its index; the theme draws its own results.
-PAGEFIND_UNUSED = (
-    "pagefind-ui.*",
-    "pagefind-component-ui.*",
-    "pagefind-modular-ui.*",
-    "pagefind-highlight.js",
-)
-
 # Operator names (lower case) -> their pages, for the search to put an exact name first.
 OPERATOR_NAMES = "assets/operator-names.json"
-
-# Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
-# without permalink signs, and without the older versions and diffs that repeat the newest one.
-PAGEFIND_ARGS = (
-    "--exclude-selectors",
-    ".headerlink",
-    "--exclude-selectors",
-    "details.gd-diff",
-    "--exclude-selectors",
-    "div.gd-version:not(:first-of-type)",
-    "--silent",
-)
 
 
 class GendocConfig(base.Config):
@@ -106,6 +101,13 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """The first language's 404 page, kept while the other languages write theirs."""
     rendered: dict[str, Rendered]
     """The generated files of the language being built, by ``src_uri``."""
+    cache: Path | None
+    """The site's cache folder (none when caching is off)."""
+    store: Store
+    pages_key: str
+    """What the generated pages depend on (see :mod:`gendoc.site.build_cache`)."""
+    site_key = ""
+    """What the Markdown conversions of the language being built depend on, besides the page."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -115,9 +117,14 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             )
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
+        self.pages_key = content_key(self.content)
+        self.cache = site_folder(config)
+        self.store = site_store(self.cache)
         return config
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
+        if self.builds_open == 0:
+            self.store.begin()
         self.builds_open += 1
 
     def on_build_error(self, error: Exception) -> None:
@@ -143,20 +150,12 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if self.builds_open > 0:
             return
         self.not_found_page = None
+        self.store.save()
         self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
-        done = subprocess.run(
-            [sys.executable, "-m", "pagefind", "--site", config.site_dir, *PAGEFIND_ARGS],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            message = (done.stderr or done.stdout).strip().splitlines()
-            raise PluginError(f"gendoc: pagefind failed: {message[-1] if message else '?'}")
-        bundle = Path(config.site_dir) / "pagefind"
-        for pattern in PAGEFIND_UNUSED:
-            for path in bundle.glob(pattern):
-                path.unlink()
+        try:
+            index_site(Path(config.site_dir), self.cache)
+        except GendocError as exc:
+            raise PluginError(f"gendoc: {exc}") from exc
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
         for lang in self.config.languages:
@@ -186,13 +185,21 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         for file in files:
             lang, _, path = file.src_uri.partition("/")
             if lang in self.config.languages and path in self.content.pages:
-                rendered = self.content.render(path, lang)
+                rendered = stored_render(
+                    self.store,
+                    digest(self.pages_key, lang, path),
+                    partial(self.content.render, path, lang),
+                )
                 file.content_string = rendered.text
                 file.generated_by = "gendoc"
                 self.rendered[file.src_uri] = rendered
         return files
 
     on_files = CombinedEvent(_add_files, _fill_files)
+
+    def on_pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> Page:
+        convert_with_store(self.store, page, self.site_key)
+        return page
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         """Fragments the search index should see go in before the search plugin reads the page."""
@@ -237,6 +244,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""
+        self.site_key = digest(converter_key(config), files_key(files))
         index = next((p for p in nav.pages if _generated_path(p) == OPERATORS_INDEX), None)
         section = index.parent if index else None
         if not isinstance(section, Section):

@@ -1,0 +1,247 @@
+"""What one site build keeps for the next: rendered pages and their Markdown conversions.
+
+A rebuild with nothing changed spends its time rendering the operator pages
+from the templates and converting them from Markdown to HTML, the same work
+with the same result as last time. Both are kept in the cache folder (see
+:mod:`gendoc.cache`), under keys made of everything the result depends on:
+
+- a generated page: the model (its ``repr``, which holds every schema and
+  the onnx version), the audit's findings, the templates and catalogs, and
+  gendoc's own source files, with the language and path;
+- a Markdown conversion: the Markdown text the converter is given (after
+  every plugin's ``on_page_markdown``), the page's place, the site's list of
+  files (links are resolved against it), the Markdown settings and the
+  versions of the packages that convert it.
+
+So a key can only match when the result would be the same bytes: the site
+is identical with and without the cache, only faster. A conversion that
+logged anything (a broken link, say) is not kept, so that a rebuild reports
+it again. The store is one JSON file, rewritten at the end of a build that
+added anything, with only the entries that build used.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+import gendoc
+from gendoc.cache import cache_dir, fingerprint
+from gendoc.site.content import templates_key
+from gendoc.site.fragments import Fragment, Rendered
+from gendoc.site.pages import SiteContent
+
+STORE_FILE = "pages.json"
+# The packages whose code turns a page's Markdown into HTML.
+CONVERTERS = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "pygments")
+
+
+def digest(*parts: str) -> str:
+    sha = hashlib.sha256()
+    for part in parts:
+        sha.update(part.encode())
+        sha.update(b"\0")
+    return sha.hexdigest()[:40]
+
+
+def source_key() -> str:
+    """gendoc's own code: any edit to it may change what a page renders to."""
+    package = Path(gendoc.__file__).parent
+    return fingerprint(gendoc.__version__, package.glob("**/*.py"))
+
+
+def content_key(content: SiteContent) -> str:
+    """Everything the generated pages are rendered from."""
+    return digest(
+        repr(content.reference),
+        repr(content.findings),
+        templates_key(content.templates),
+        source_key(),
+    )
+
+
+def converter_key(config: MkDocsConfig) -> str:
+    """The Markdown settings and the versions of the packages that apply them."""
+    versions = []
+    for name in CONVERTERS:
+        with contextlib.suppress(PackageNotFoundError):
+            versions.append(f"{name} {version(name)}")
+    settings = (
+        config["markdown_extensions"],
+        config["mdx_configs"],
+        config["use_directory_urls"],
+        config["validation"],
+    )
+    return digest(*versions, repr(settings))
+
+
+def files_key(files: Files) -> str:
+    """Where every file of the site goes: the targets links are resolved against."""
+    rows = sorted(f"{f.src_uri}\0{f.dest_uri}\0{f.url}\0{f.inclusion.name}" for f in files)
+    return digest(*rows)
+
+
+def site_folder(config: MkDocsConfig) -> Path | None:
+    """The cache folder of one site (by its configuration file), so that sites never share one."""
+    folder = cache_dir()
+    where = str(Path(config.config_file_path or ".").resolve())
+    return folder / f"site-{digest(where)[:16]}" if folder else None
+
+
+class Store:
+    """Entries by key, read from one JSON file and written back with those a build used."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.entries: dict[str, Any] | None = None
+        self.used: dict[str, Any] = {}
+        self.added = False
+
+    def _all(self) -> dict[str, Any]:
+        if self.entries is None:
+            self.entries = {}
+            if self.path is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    self.entries = json.loads(self.path.read_text(encoding="utf-8"))
+        return self.entries
+
+    def get(self, key: str) -> Any:
+        value = self.used.get(key, self._all().get(key))
+        if value is not None:
+            self.used[key] = value
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        self.used[key] = value
+        self.added = True
+
+    def begin(self) -> None:
+        """A build starts: what earlier builds of this process used stays at hand."""
+        self._all().update(self.used)
+        self.used = {}
+        self.added = False
+
+    def save(self) -> None:
+        """Write the entries this build used, if it added any; a failure only loses the cache."""
+        if not self.added or self.path is None:
+            return
+        with contextlib.suppress(OSError):
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(self.used, f, ensure_ascii=False, sort_keys=True)
+            os.replace(tmp, self.path)
+        self.added = False
+
+
+@cache
+def site_store(folder: Path | None) -> Store:
+    """One store per site for the process: ``mkdocs serve`` reloads the plugin on every change."""
+    return Store(folder / STORE_FILE if folder else None)
+
+
+def stored_render(store: Store, key: str, render: Callable[[], Rendered]) -> Rendered:
+    """A generated page: from the store, else rendered and stored."""
+    kept = store.get(key)
+    if kept is not None:
+        text, fragments = kept
+        return Rendered(text, tuple(Fragment(html, indexed) for html, indexed in fragments))
+    rendered = render()
+    store.put(key, [rendered.text, [[f.html, f.indexed] for f in rendered.fragments]])
+    return rendered
+
+
+class _Count(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+@contextlib.contextmanager
+def _counting(loggers: Iterable[logging.Logger]):
+    counter = _Count()
+    for logger in loggers:
+        logger.addHandler(counter)
+    try:
+        yield counter
+    finally:
+        for logger in loggers:
+            logger.removeHandler(counter)
+
+
+def convert_with_store(store: Store, page: Page, site_key: str) -> None:
+    """Make ``page.render`` take its conversion from the store when its key is there.
+
+    mkdocs has no event that replaces the conversion, so the page's bound
+    method is shadowed by one that looks in the store first and otherwise
+    calls it, keeping what it set on the page.
+    """
+    convert = page.render
+
+    def render(config: MkDocsConfig, files: Files) -> None:
+        key = digest("html", site_key, page.file.src_uri, page.markdown or "")
+        kept = store.get(key)
+        if kept is not None:
+            _restore(page, kept, files)
+            return
+        with _counting([logging.getLogger("mkdocs"), logging.getLogger()]) as counter:
+            convert(config, files)
+        if counter.count == 0:
+            store.put(key, _snapshot(page))
+
+    page.render = render  # type: ignore[method-assign]
+
+
+def _snapshot(page: Page) -> dict[str, Any]:
+    links = page.links_to_anchors
+    return {
+        "content": page.content,
+        "toc": _toc_tokens(page),
+        "title": page._title_from_render,
+        "anchors": sorted(page.present_anchor_ids or ()),
+        "links": None
+        if links is None
+        else [[file.src_uri, dict(anchors)] for file, anchors in links.items()],
+    }
+
+
+def _restore(page: Page, kept: dict[str, Any], files: Files) -> None:
+    page.content = kept["content"]
+    page.toc = get_toc(kept["toc"])
+    page._title_from_render = kept["title"]
+    page.present_anchor_ids = set(kept["anchors"])
+    if kept["links"] is not None and logging.getLogger("mkdocs").getEffectiveLevel() > 10:
+        page.links_to_anchors = {
+            files.get_file_from_path(src_uri): anchors for src_uri, anchors in kept["links"]
+        }
+
+
+def _toc_tokens(page: Page) -> list[dict[str, Any]]:
+    """The table of contents as the tokens ``get_toc`` reads, rebuilt from the page's toc."""
+
+    def token(link: Any) -> dict[str, Any]:
+        return {
+            "level": link.level,
+            "id": link.id,
+            "name": link.title,
+            "children": [token(child) for child in link.children],
+        }
+
+    return [token(link) for link in page.toc.items]
