@@ -176,9 +176,10 @@ def test_gd007_suggests_non_differentiable_for_float_free_undefined_parameters()
 
 
 def test_every_static_rule_has_a_check_and_a_one_line_title() -> None:
-    static = {r.id for r in RULES.values() if not r.numeric}
+    static = {r.id for r in RULES.values() if not (r.numeric or r.evidence)}
     assert static == set(CHECKS)
-    assert all(r.id.startswith("GD0") != r.numeric for r in RULES.values())
+    assert all(r.id.startswith("GD1") == r.numeric for r in RULES.values())
+    assert all(r.id.startswith("GD2") == r.evidence for r in RULES.values())
     assert all("\n" not in r.title and r.title for r in RULES.values())
 
 
@@ -247,6 +248,8 @@ def test_report_dict_and_markdown() -> None:
         "message": "input X tagged differentiable but no output is (outputs: Y non-differentiable)",
         "message_id": "input {inputs} tagged differentiable but no output is (outputs: {outputs})",
         "args": {"inputs": "X", "outputs": "Y non-differentiable"},
+        "suggested": None,
+        "evidence": [],
     }
     assert data["numeric"] is None
     assert [r["id"] for r in data["rules"]] == list(RULES)

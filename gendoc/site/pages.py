@@ -38,7 +38,7 @@ OPERATORS_INDEX = "operators/index.md"
 COVERAGE_PAGE = "coverage.md"
 COVERAGE_CHART = "coverage.svg"
 AUDIT_PAGE = "audit.md"
-STATIC_RULES = [rule for rule in RULES.values() if not rule.numeric]
+STATIC_RULES = [rule for rule in RULES.values() if not (rule.numeric or rule.evidence)]
 
 
 def relative(source: str, target: str) -> str:
