@@ -116,6 +116,27 @@ RULES: dict[str, Rule] = {
             ),
         ),
         Rule(
+            "GD008",
+            Severity.INFO,
+            N_("an operator version whose floating-point parameters are all undefined"),
+        ),
+        Rule(
+            "GD009",
+            Severity.WARNING,
+            N_(
+                "parameters with the same role in an operator family (RNN, GRU, LSTM) "
+                "tagged differently"
+            ),
+        ),
+        Rule(
+            "GD010",
+            Severity.WARNING,
+            N_(
+                "an output of a piecewise-constant operator (Round, Sign, Floor, Ceil, "
+                "Hardmax) tagged differentiable"
+            ),
+        ),
+        Rule(
             "GD101",
             Severity.WARNING,
             N_("tagged non-differentiable, but finite differences find a stable nonzero Jacobian"),
