@@ -119,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--op", action="append", default=[], help="only this operator")
     audit.add_argument("--numeric", action="store_true", help="add finite-difference evidence")
     audit.add_argument(
+        "--evidence",
+        action="store_true",
+        help="one verdict per parameter from PyTorch, onnxruntime's registry (and --numeric)",
+    )
+    audit.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help="report format"
     )
     _add_fail_on(audit, ("error", "warning", "never"), "error", "a finding at least this severe")
@@ -188,6 +193,7 @@ def run_audit(args: argparse.Namespace) -> int:
         domains=args.domain,
         ops=args.op,
         numeric=args.numeric,
+        evidence=args.evidence,
         report_format=ReportFormat(args.format),
         fail_on=FAIL_ON[args.fail_on],
         max_seconds=args.max_seconds,

@@ -47,7 +47,9 @@ def test_static_lints_on_registered_operators() -> None:
         "to non-differentiable",
         "info GD007 test.audit Mask-1 input M: undefined, but its types (tensor(bool)) hold no "
         "floating-point value: non-differentiable is the likely tag",
-        "3 errors, 4 warnings, 2 info",
+        "info GD008 test.audit Scale-1: every floating-point parameter is undefined: X, S, Y",
+        "info GD008 test.audit Step-1: every floating-point parameter is undefined: X, Y",
+        "3 errors, 4 warnings, 4 info",
     ]
 
 
@@ -102,7 +104,7 @@ def test_markdown_has_findings_rules_and_evidence() -> None:
     result = run_gendoc("audit", *CUSTOM, "--numeric", "--format", "markdown", "--jobs", "1")
     text = result.stdout
     assert text.startswith("# Tag audit\n")
-    assert "**3 errors, 7 warnings, 7 info**" in text
+    assert "**3 errors, 7 warnings, 9 info**" in text
     assert (
         '<a href="#rule-gd101">GD101</a></td><td>test.audit Double</td><td>1</td>'
         "<td>input <code>X</code></td><td>tagged non-differentiable, but d(Y)/d(X)"

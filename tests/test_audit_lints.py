@@ -7,7 +7,7 @@ import json
 import pytest
 
 from gendoc.audit import RULES, Finding, Message, ParameterRef, Part, Severity, audit_reference
-from gendoc.audit.lints import CHECKS, holds_float, lint_reference
+from gendoc.audit.lints import CHECKS, REFERENCE_CHECKS, holds_float, lint_reference
 from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.errors import UsageError
 from gendoc.model import (
@@ -136,7 +136,8 @@ def test_gd004_flags_partially_tagged_versions_only() -> None:
     assert lint_reference(reference(partial))[0].message == (
         "partially tagged: W undefined while X, Y tagged"
     )
-    assert found(untagged) == [] and found(tagged) == []
+    assert found(untagged) == [("GD008", "Q", 1, None)]  # all-undefined: GD008, not GD004
+    assert found(tagged) == []
 
 
 def test_gd005_and_gd006_compare_consecutive_versions() -> None:
@@ -172,13 +173,14 @@ def test_gd007_suggests_non_differentiable_for_float_free_undefined_parameters()
         (ParameterRef(Part.INPUT, "indices"), Severity.INFO)
     ]
     assert "non-differentiable is the likely tag" in findings[0].message
-    assert found(schema("H", [param("X", U)], [param("Y", U)])) == []
+    assert found(schema("H", [param("X", U)], [param("Y", U)])) == [("GD008", "H", 1, None)]
 
 
 def test_every_static_rule_has_a_check_and_a_one_line_title() -> None:
-    static = {r.id for r in RULES.values() if not r.numeric}
-    assert static == set(CHECKS)
-    assert all(r.id.startswith("GD0") != r.numeric for r in RULES.values())
+    static = {r.id for r in RULES.values() if not (r.numeric or r.evidence)}
+    assert static == set(CHECKS) | set(REFERENCE_CHECKS)
+    assert all(r.id.startswith("GD1") == r.numeric for r in RULES.values())
+    assert all(r.id.startswith("GD2") == r.evidence for r in RULES.values())
     assert all("\n" not in r.title and r.title for r in RULES.values())
 
 
@@ -247,6 +249,8 @@ def test_report_dict_and_markdown() -> None:
         "message": "input X tagged differentiable but no output is (outputs: Y non-differentiable)",
         "message_id": "input {inputs} tagged differentiable but no output is (outputs: {outputs})",
         "args": {"inputs": "X", "outputs": "Y non-differentiable"},
+        "suggested": None,
+        "evidence": [],
     }
     assert data["numeric"] is None
     assert [r["id"] for r in data["rules"]] == list(RULES)
@@ -268,3 +272,48 @@ def test_static_audit_of_installed_onnx_is_consistent(reference: Reference) -> N
     assert all(f.rule in RULES and f.severity is RULES[f.rule].severity for f in report.findings)
     # onnx tags ArgMax's integer output non-differentiable: no GD001 there.
     assert not [f for f in report.findings if f.op == "ArgMax" and f.rule == "GD001"]
+
+
+def test_gd008_flags_versions_whose_float_parameters_are_all_undefined() -> None:
+    ints_tagged = schema("K", [param("X", U), param("k", N, "I")], [param("Y", U)])
+    one_float_tagged = schema("L", [param("X", D), param("W", U)], [param("Y", D)])
+    assert [f for f in found(ints_tagged) if f[0] == "GD008"] == [("GD008", "K", 1, None)]
+    assert lint_reference(reference(ints_tagged))[-1].message == (
+        "every floating-point parameter is undefined: X, Y"
+    )
+    assert [f for f in found(one_float_tagged) if f[0] == "GD008"] == []
+    float_free = schema("F", [param("k", U, "I")], [param("n", U, "I")])
+    assert [f for f in found(float_free) if f[0] == "GD008"] == []
+
+
+def test_gd009_compares_roles_across_the_recurrent_family() -> None:
+    rnn = schema("RNN", [param("X", D), param("initial_h", N)], [param("Y_h", D)], version=14)
+    lstm = schema(
+        "LSTM",
+        [param("X", D), param("initial_h", N), param("initial_c", D)],
+        [param("Y_h", D), param("Y_c", D)],
+        version=14,
+    )
+    findings = [f for f in lint_reference(reference(rnn, lstm)) if f.rule == "GD009"]
+    by_parameter = {(f.op, str(f.parameter)): f.message for f in findings}
+    assert by_parameter == {
+        ("LSTM", "input initial_c"): "tagged differentiable, but the same role is tagged "
+        "otherwise in LSTM-14 initial_h non-differentiable, RNN-14 initial_h non-differentiable",
+        ("LSTM", "input initial_h"): "tagged non-differentiable, but the same role is tagged "
+        "otherwise in LSTM-14 initial_c differentiable",
+        ("RNN", "input initial_h"): "tagged non-differentiable, but the same role is tagged "
+        "otherwise in LSTM-14 initial_c differentiable",
+    }
+    other_domain = schema("RNN", [param("X", N)], [param("Y_h", D)], domain="custom")
+    alone = [f for f in found(lstm) if f[0] == "GD009"]
+    assert [f for f in found(other_domain, lstm) if f[0] == "GD009"] == alone  # X not compared
+
+
+def test_gd010_flags_differentiable_outputs_of_piecewise_constant_operators(
+    reference: Reference,
+) -> None:
+    report = audit_reference(reference, ops=["Hardmax", "Round", "Floor", "Relu"])
+    gd010 = [(f.op, f.version, str(f.parameter)) for f in report.findings if f.rule == "GD010"]
+    # onnx tags Hardmax-13 differentiable; Round and Floor are tagged non-differentiable.
+    assert gd010 == [("Hardmax", 13, "output output")]
+    assert not [f for f in audit_reference(reference).findings if f.rule == "GD009"]

@@ -101,11 +101,19 @@ def _every_finding() -> list[Finding]:
     """Findings of every static and numeric template: one and several test cases each."""
     t = TypeConstraint("T", ("tensor(float)",), "")
     x = Parameter("X", "T", "", Option.SINGLE, Differentiability.DIFFERENTIABLE)
+    h = Parameter("initial_h", "T", "", Option.OPTIONAL, Differentiability.NON_DIFFERENTIABLE)
+    c = Parameter("initial_c", "T", "", Option.OPTIONAL, Differentiability.DIFFERENTIABLE)
     alone = [
         Schema(domain="t", name="NoOutput", since_version=1, inputs=(x,), outputs=(),
                type_constraints=(t,)),
         Schema(domain="t", name="NoInput", since_version=1, inputs=(), outputs=(x,),
                type_constraints=(t,)),
+        Schema(domain="", name="Round", since_version=1, inputs=(x,), outputs=(x,),
+               type_constraints=(t,)),  # GD010
+        Schema(domain="", name="GRU", since_version=1, inputs=(x, h), outputs=(x,),
+               type_constraints=(t,)),
+        Schema(domain="", name="LSTM", since_version=1, inputs=(x, h, c), outputs=(x,),
+               type_constraints=(t,)),  # GD009: initial_c against initial_h
     ]  # fmt: skip
     lonely = audit(Reference("test", tuple(sorted(alone, key=schema_sort_key))))
     once = audit(audit_impl.reference(), numeric=True, cases=audit_cases(), jobs=1)

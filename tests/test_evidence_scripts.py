@@ -16,6 +16,7 @@ SAMPLE = [
     ("Concat", "inputs"),
     ("GridSample", "grid"),
     ("NegativeLogLikelihoodLoss", "input"),
+    ("LSTM", "initial_c"),
 ]
 
 

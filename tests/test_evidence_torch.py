@@ -86,3 +86,15 @@ def test_every_mapping_names_real_inputs_and_runs(reference: Reference) -> None:
         failed = [p.detail for p in evidence.parameters if "torch call failed" in p.detail]
         assert not failed, (name, failed[:1])
     assert checked >= 120
+
+
+def test_recurrent_initial_states_get_a_gradient(reference: Reference) -> None:
+    """h_0 and c_0 enter the first step's gates: torch's backward reaches them (hx.grad)."""
+    pytest.importorskip("torch")
+    lstm = _verdicts(reference, "LSTM")
+    for name in ("X", "W", "R", "B", "initial_h", "initial_c"):
+        assert lstm[f"input {name}"] is Verdict.GRADIENT, name
+    assert lstm["input sequence_lens"] is Verdict.UNAVAILABLE  # no counterpart in torch.lstm
+    assert {lstm[f"output {n}"] for n in ("Y", "Y_h", "Y_c")} == {Verdict.GRADIENT}
+    assert _verdicts(reference, "GRU")["input initial_h"] is Verdict.GRADIENT
+    assert _verdicts(reference, "RNN")["input initial_h"] is Verdict.GRADIENT

@@ -9,6 +9,11 @@ audit checks the claims of the model (:mod:`gendoc.model`) two ways:
 * numeric evidence, rules ``GD1xx``: Jacobians estimated by central finite
   differences with onnx's reference evaluator on the inputs of onnx's
   backend test cases, compared with the tags. Evidence, not proof.
+* the evidence verdict (``evidence=True``, ``--evidence``), rules ``GD2xx``
+  (:mod:`~gendoc.audit.weigh`): PyTorch's autograd, onnxruntime's gradient
+  registry and, with ``numeric``, the finite differences weighed by the rule
+  table of :mod:`gendoc.evidence.verdict` into one verdict per parameter;
+  it then replaces the ``GD1xx`` findings.
 
 One module per step of the numeric part: :mod:`~gendoc.audit.cases` (where
 test cases come from), :mod:`~gendoc.audit.plan` (which cases per
@@ -21,7 +26,7 @@ operator), :mod:`~gendoc.audit.probe` (finite differences on one model),
 Public API, used by the command line and by the site's "Tag audit" pages;
 it is kept stable:
 
-``audit(source=(), *, domains=(), ops=(), numeric=False, max_seconds=None,
+``audit(source=(), *, domains=(), ops=(), numeric=False, evidence=False, max_seconds=None,
 jobs=0, progress=None, cases=None, settings=DEFAULT_SETTINGS)``
     Audit a :class:`~gendoc.model.Reference`, or onnx's schemas plus those of
     the named schema modules (whose ``audit_cases()``, if any, add

@@ -19,6 +19,7 @@ from gendoc.audit.lints import lint_reference
 from gendoc.audit.report import AuditReport
 from gendoc.audit.results import DEFAULT_SETTINGS, ProbeSettings
 from gendoc.audit.run import run_numeric
+from gendoc.audit.weigh import audit_sources, evidence_findings
 from gendoc.errors import UsageError
 from gendoc.model import Reference
 
@@ -51,6 +52,7 @@ def audit_reference(
     domains: Sequence[str] = (),
     ops: Sequence[str] = (),
     numeric: bool = False,
+    evidence: bool = False,
     max_seconds: float | None = None,
     jobs: int = 0,
     progress: bool = False,
@@ -65,7 +67,10 @@ def audit_reference(
     of the numeric part (operators not reached are reported as not
     evaluated); ``jobs`` is the number of worker processes (0: one per
     available core, 1: in this process); ``progress`` draws a bar on stderr.
-    ``cases`` replaces onnx's backend test cases. The result does not depend
+    ``cases`` replaces onnx's backend test cases. ``evidence`` weighs PyTorch,
+    onnxruntime's registry and (with ``numeric``) the finite differences into
+    one verdict per parameter (rules ``GD2xx``, :mod:`gendoc.audit.weigh`),
+    which then replaces the numeric rules ``GD1xx``. The result does not depend
     on ``jobs``: the same seed gives the same report serially and in parallel.
     """
     if max_seconds is not None and max_seconds <= 0:
@@ -86,14 +91,21 @@ def audit_reference(
             deadline=deadline,
             progress=progress,
         )
-        findings = sorted([*findings, *numeric_findings(scope, result)], key=Finding.sort_key)
+    sources: tuple[tuple[str, str], ...] = ()
+    if evidence:
+        weighed = audit_sources(result)
+        sources = tuple((source.name, source.status) for source in weighed)
+        findings = [*findings, *evidence_findings(scope, weighed)]
+    elif result is not None:
+        findings = [*findings, *numeric_findings(scope, result)]
     return AuditReport(
         onnx_version=reference.onnx_version,
         domains=tuple(scope.domains),
         ops=tuple(sorted(set(ops))),
         operator_count=sum(1 for _ in scope.operators()),
-        findings=findings,
+        findings=sorted(findings, key=Finding.sort_key),
         numeric=result,
+        sources=sources,
     )
 
 
@@ -103,6 +115,7 @@ def audit(
     domains: Sequence[str] = (),
     ops: Sequence[str] = (),
     numeric: bool = False,
+    evidence: bool = False,
     max_seconds: float | None = None,
     jobs: int = 0,
     progress: bool | None = None,
@@ -137,6 +150,7 @@ def audit(
         domains=domains,
         ops=ops,
         numeric=numeric,
+        evidence=evidence,
         max_seconds=max_seconds,
         jobs=jobs,
         progress=progress,

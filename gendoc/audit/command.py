@@ -30,6 +30,7 @@ def run(
     domains: Sequence[str] = (),
     ops: Sequence[str] = (),
     numeric: bool = False,
+    evidence: bool = False,
     report_format: ReportFormat = ReportFormat.TEXT,
     fail_on: Severity | None = Severity.ERROR,
     max_seconds: float | None = None,
@@ -47,6 +48,7 @@ def run(
         domains=domains,
         ops=ops,
         numeric=numeric,
+        evidence=evidence,
         max_seconds=max_seconds,
         jobs=jobs,
     )

@@ -2,7 +2,8 @@
 
 Rule ids are stable: the site links to them, CI logs grep for them and a
 reviewer quotes them, so an id is never reused for a different check. Static
-lints use ``GD0xx``, numeric evidence ``GD1xx``.
+lints use ``GD0xx``, numeric evidence ``GD1xx``, the verdict of every
+evidence source weighed together ``GD2xx``.
 
 Rule titles and finding messages are English templates marked with ``N_``
 (see :mod:`gendoc.audit.messages`): a finding keeps the template and its
@@ -15,6 +16,7 @@ import enum
 from dataclasses import dataclass
 
 from gendoc.audit.messages import N_, Arg, Message, say
+from gendoc.model import Differentiability
 
 
 class Severity(enum.StrEnum):
@@ -55,12 +57,15 @@ class Rule:
     """One check: its stable id, its severity and a one-line explanation.
 
     ``title`` is English and its own message id (it has no placeholders).
+    ``numeric``: raised by the finite differences; ``evidence``: by the
+    verdict of every evidence source (``--evidence``); neither: a static lint.
     """
 
     id: str
     severity: Severity
     title: str
     numeric: bool = False
+    evidence: bool = False
 
 
 RULES: dict[str, Rule] = {
@@ -111,6 +116,27 @@ RULES: dict[str, Rule] = {
             ),
         ),
         Rule(
+            "GD008",
+            Severity.INFO,
+            N_("an operator version whose floating-point parameters are all undefined"),
+        ),
+        Rule(
+            "GD009",
+            Severity.WARNING,
+            N_(
+                "parameters with the same role in an operator family (RNN, GRU, LSTM) "
+                "tagged differently"
+            ),
+        ),
+        Rule(
+            "GD010",
+            Severity.WARNING,
+            N_(
+                "an output of a piecewise-constant operator (Round, Sign, Floor, Ceil, "
+                "Hardmax) tagged differentiable"
+            ),
+        ),
+        Rule(
             "GD101",
             Severity.WARNING,
             N_("tagged non-differentiable, but finite differences find a stable nonzero Jacobian"),
@@ -131,8 +157,58 @@ RULES: dict[str, Rule] = {
             N_("an undefined parameter for which finite differences suggest a tag"),
             numeric=True,
         ),
+        Rule(
+            "GD201",
+            Severity.ERROR,
+            N_("a tag that two or more agreeing independent sources contradict"),
+            evidence=True,
+        ),
+        Rule(
+            "GD202",
+            Severity.INFO,
+            N_("a tag that a single source contradicts (weak evidence)"),
+            evidence=True,
+        ),
+        Rule(
+            "GD203",
+            Severity.INFO,
+            N_(
+                "a Jacobian exists but frameworks treat this input as a hyperparameter: "
+                "finite differences find a slope that a framework refuses to differentiate"
+            ),
+            evidence=True,
+        ),
+        Rule(
+            "GD204",
+            Severity.WARNING,
+            N_("an undefined parameter for which two or more independent sources agree on a tag"),
+            evidence=True,
+        ),
+        Rule(
+            "GD205",
+            Severity.INFO,
+            N_("an undefined parameter with a suggested tag from a single source, or no evidence"),
+            evidence=True,
+        ),
     )
 }
+
+
+@dataclass(frozen=True)
+class SourceVote:
+    """What one evidence source says about a finding's parameter (rules ``GD2xx``).
+
+    ``verdict`` is a :class:`gendoc.evidence.outcome.Verdict` value; ``detail``
+    is the source's own one-line reason (torch's words, a builder name),
+    kept in English like any quoted output.
+    """
+
+    source: str
+    verdict: str
+    detail: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"source": self.source, "verdict": self.verdict, "detail": self.detail}
 
 
 @dataclass(frozen=True)
@@ -143,7 +219,9 @@ class Finding:
     ``ai.onnx``). ``parameter`` names the input or output the finding is
     about, ``None`` for one about the whole version. ``text`` is the
     translatable message: ``message_id`` and ``args`` give a translation,
-    ``message`` the English.
+    ``message`` the English. Findings of the evidence verdict (``GD2xx``)
+    carry the ``suggested`` tag (``None``: no evidence) and every source's
+    vote in ``evidence``.
     """
 
     rule: str
@@ -153,6 +231,8 @@ class Finding:
     version: int
     parameter: ParameterRef | None
     text: Message
+    suggested: Differentiability | None = None
+    evidence: tuple[SourceVote, ...] = ()
 
     @property
     def message_id(self) -> str:
@@ -192,6 +272,8 @@ class Finding:
             "part": self.parameter.part.value if self.parameter else None,
             "name": self.parameter.name if self.parameter else None,
             **self.text.to_dict(),
+            "suggested": self.suggested.value if self.suggested else None,
+            "evidence": [vote.to_dict() for vote in self.evidence],
         }
 
 

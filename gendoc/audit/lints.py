@@ -228,6 +228,47 @@ def check_untagged_float_free(op: Operator) -> Iterator[Finding]:
                 )
 
 
+def check_float_all_undefined(op: Operator) -> Iterator[Finding]:
+    """GD008: the parameters a gradient could flow through carry no claim at all."""
+    for schema in op.versions:
+        floats = [
+            p
+            for _, p in _labelled(schema)
+            if (types := allowed_types(schema, p)) is None or holds_float(types)
+        ]
+        if floats and all(p.differentiability is UNDEFINED for p in floats):
+            yield _finding(
+                "GD008",
+                schema,
+                None,
+                N_("every floating-point parameter is undefined: {params}"),
+                params=_names(floats),
+            )
+
+
+PIECEWISE_CONSTANT = frozenset({"Round", "Sign", "Floor", "Ceil", "Hardmax"})
+"""Default-domain operators whose outputs are constant between jumps: zero gradient a.e."""
+
+
+def check_piecewise_constant_output(op: Operator) -> Iterator[Finding]:
+    """GD010: a gradient that is zero almost everywhere is no gradient to train with."""
+    if op.domain or op.name not in PIECEWISE_CONSTANT:
+        return
+    for schema in op.versions:
+        for param in schema.outputs:
+            if param.differentiability is DIFF:
+                yield _finding(
+                    "GD010",
+                    schema,
+                    ParameterRef(Part.OUTPUT, param.name),
+                    N_(
+                        "tagged differentiable, but {operator} is piecewise constant: its gradient "
+                        "is zero wherever it exists"
+                    ),
+                    operator=op.name,
+                )
+
+
 CHECKS: dict[str, Callable[[Operator], Iterable[Finding]]] = {
     "GD001": check_float_free_differentiable,
     "GD002": check_input_without_output,
@@ -236,7 +277,68 @@ CHECKS: dict[str, Callable[[Operator], Iterable[Finding]]] = {
     "GD005": check_tag_flip,
     "GD006": check_tag_dropped,
     "GD007": check_untagged_float_free,
+    "GD008": check_float_all_undefined,
+    "GD010": check_piecewise_constant_output,
 }
+
+RECURRENT = ("RNN", "GRU", "LSTM")
+"""The recurrent family: a parameter name means the same thing in each of them."""
+
+_ROLES = {"initial_c": "initial_h", "Y_c": "Y_h"}
+"""Parameters of one role under two names: LSTM's cell state goes with the hidden state."""
+
+
+def _in_force(ops: Iterable[Operator], opset: int) -> list[Schema]:
+    """Each operator's version in force at ``opset`` (those that exist by then)."""
+    found = []
+    for op in ops:
+        versions = [s for s in op.versions if s.since_version <= opset]
+        if versions:
+            found.append(versions[-1])
+    return found
+
+
+def check_family_consistency(reference: Reference) -> Iterator[Finding]:
+    """GD009: the same role in RNN, GRU and LSTM is the same math, so it gets the same tag.
+
+    Compared at every opset where one of them changed, between the versions
+    in force then; undefined parameters are left to GD004 and GD008.
+    """
+    ops = [op for op in reference.operators() if not op.domain and op.name in RECURRENT]
+    seen: set[tuple[str, int, ParameterRef]] = set()
+    for opset in sorted({s.since_version for op in ops for s in op.versions}):
+        roles: dict[tuple[Part, str], list[tuple[Schema, ParameterRef, Parameter]]] = {}
+        for schema in _in_force(ops, opset):
+            for where, param in _labelled(schema):
+                if param.differentiability is not UNDEFINED:
+                    key = (where.part, _ROLES.get(where.name, where.name))
+                    roles.setdefault(key, []).append((schema, where, param))
+        for members in roles.values():
+            if len({p.differentiability for _, _, p in members}) < 2:
+                continue
+            for schema, where, param in members:
+                if (schema.name, schema.since_version, where) in seen:
+                    continue
+                seen.add((schema.name, schema.since_version, where))
+                others = [
+                    f"{s.name}-{s.since_version} {w.name} {p.differentiability.value}"
+                    for s, w, p in members
+                    if p.differentiability is not param.differentiability
+                ]
+                yield _finding(
+                    "GD009",
+                    schema,
+                    where,
+                    N_("tagged {tag}, but the same role is tagged otherwise in {others}"),
+                    tag=param.differentiability.value,
+                    others=", ".join(others),
+                )
+
+
+REFERENCE_CHECKS: dict[str, Callable[[Reference], Iterable[Finding]]] = {
+    "GD009": check_family_consistency,
+}
+"""Checks that compare operators with each other, so they need the whole model."""
 
 
 def lint_operator(op: Operator) -> list[Finding]:
@@ -246,4 +348,5 @@ def lint_operator(op: Operator) -> list[Finding]:
 def lint_reference(reference: Reference) -> list[Finding]:
     """Every static finding of every operator in ``reference``, sorted."""
     findings = [f for op in reference.operators() for f in lint_operator(op)]
+    findings += [f for check in REFERENCE_CHECKS.values() for f in check(reference)]
     return sorted(findings, key=Finding.sort_key)

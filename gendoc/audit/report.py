@@ -32,6 +32,8 @@ class ReportFormat(enum.StrEnum):
 class AuditReport:
     """Findings (sorted worst first) and, with ``--numeric``, the evidence behind them.
 
+    ``sources`` is empty unless the evidence verdict ran (``--evidence``).
+
     ``domains`` are the audited domains as the model names them (``""`` for
     the default domain), ``ops`` the operator filter (empty: all).
     """
@@ -42,6 +44,8 @@ class AuditReport:
     operator_count: int
     findings: list[Finding] = field(default_factory=list)
     numeric: NumericResult | None = None
+    sources: tuple[tuple[str, str], ...] = ()
+    """With the evidence verdict: each source's name and status line, in the order weighed."""
 
     def counts(self) -> dict[Severity, int]:
         totals = dict.fromkeys(Severity, 0)
@@ -73,11 +77,18 @@ class AuditReport:
             },
             "summary": {severity.value: n for severity, n in self.counts().items()},
             "rules": [
-                {"id": r.id, "severity": r.severity.value, "title": r.title, "numeric": r.numeric}
+                {
+                    "id": r.id,
+                    "severity": r.severity.value,
+                    "title": r.title,
+                    "numeric": r.numeric,
+                    "evidence": r.evidence,
+                }
                 for r in RULES.values()
             ],
             "findings": [f.to_dict() for f in self.findings],
             "numeric": self.numeric.to_dict() if self.numeric else None,
+            "sources": [{"source": name, "status": status} for name, status in self.sources],
         }
 
 

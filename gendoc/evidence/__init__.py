@@ -4,7 +4,8 @@ The guide asks an author to show a tag three ways: a framework differentiates
 the operator (Method 1), the math done numerically (Method 2, the finite
 differences of :mod:`gendoc.audit`), an autodiff library (Method 3).
 onnxruntime's training gradient registry is a fourth, hand-written source.
-This package runs them behind one interface; the audit can consume it later.
+This package runs them behind one interface; ``gendoc audit --evidence``
+(:mod:`gendoc.audit.weigh`) and the site's evidence pages consume it.
 
 Interface
 ---------

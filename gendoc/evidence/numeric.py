@@ -35,6 +35,7 @@ class NumericEvidence:
 
     def __init__(self, operators: Iterable[Mapping[str, Any]]) -> None:
         self.by_version = {(o["domain"], o["op"], o["version"]): o for o in operators}
+        self.status = f"finite differences of {len(self.by_version)} evaluated operator versions"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         found = self.by_version.get((schema.domain, schema.name, schema.since_version))

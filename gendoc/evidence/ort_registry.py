@@ -65,6 +65,7 @@ class OrtRegistrySource:
         self.data = data if data is not None else load_registry()
         release = self.data["onnxruntime"]
         self.provenance = f"onnxruntime {release['version']} (commit {release['commit'][:12]})"
+        self.status = f"gradient registry of {self.provenance}"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         if schema.domain:

@@ -83,9 +83,11 @@ class SourceEvidence:
 
 
 class EvidenceSource(Protocol):
-    """A source of differentiability evidence: a name and one method."""
+    """A source of differentiability evidence: a name, a status line and one method."""
 
     name: str
+    status: str
+    """One line on what this source is (its version) or why it cannot answer."""
 
     def evaluate(self, schema: Schema) -> SourceEvidence: ...
 

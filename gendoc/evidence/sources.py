@@ -22,6 +22,7 @@ class MissingSource:
     def __init__(self, name: str, reason: str) -> None:
         self.name = name
         self.reason = reason
+        self.status = f"unavailable: {reason}"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         return unavailable(self.name, schema, self.reason)

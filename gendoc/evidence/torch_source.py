@@ -125,6 +125,7 @@ class TorchSource:
 
     def __init__(self, ops: dict[str, TorchOp] | None = None) -> None:
         self.ops = TORCH_OPS if ops is None else ops
+        self.status = f"torch {torch.__version__}, {len(self.ops)} operators mapped"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         spec = self.ops.get(schema.name) if not schema.domain else None

@@ -15,14 +15,23 @@ verdict            vote                  note
 
 Then, in order:
 
-1. An explicit framework refusal outranks a finite-difference slope: when a
-   framework source refuses, ``GRADIENT`` votes of the numeric source are
-   dropped (a slope through a running statistic or a weight the framework
-   treats as constant says nothing about the operator's promise).
-2. All remaining votes agree: that tag; ``strong`` with two or more sources,
+1. A framework's gradient outranks another framework's refusal. The guide's
+   Method 1 shows a tag by a backward that *exists* in a framework; a
+   framework that does not differentiate an input shows only what it
+   implements (onnxruntime's stop-gradient table lists Pow's exponent with
+   the remark "differentiable, but gradient not yet implemented", and Clip's
+   bounds, which torch's ``clamp`` differentiates).
+2. A framework's refusal that still stands outranks a finite-difference
+   slope: ``GRADIENT`` votes of the numeric source are dropped (a slope
+   through a running statistic or a weight the framework treats as a
+   hyperparameter says nothing about the operator's promise).
+3. All remaining votes agree: that tag; ``strong`` with two or more sources,
    ``weak`` with one.
-3. Votes disagree: ``conflict``, no suggestion; both sides are listed.
-4. No votes: ``none`` ("no evidence").
+4. Votes disagree: ``conflict``, no suggestion; both sides are listed.
+5. No votes: ``none`` ("no evidence").
+
+Outranked votes are kept in ``Suggestion.outranked``, so a report can say
+what was set aside and why.
 
 A *tag problem* is a parameter tagged differentiable or non-differentiable
 whose suggestion (strong or weak) is the other tag.
@@ -32,7 +41,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from gendoc.evidence.outcome import SourceEvidence, Verdict, labelled
 from gendoc.model import Differentiability, Schema
@@ -54,6 +63,10 @@ class Strength(enum.StrEnum):
     NONE = "none"
 
 
+Vote = tuple[str, Verdict, str]
+"""One source's vote: its name, its verdict and the one-line detail."""
+
+
 @dataclass(frozen=True)
 class Suggestion:
     """The combined evidence for one parameter of one operator version."""
@@ -67,6 +80,7 @@ class Suggestion:
     strength: Strength
     support: tuple[str, ...]  # "source: verdict (detail)" for the suggested side
     against: tuple[str, ...] = ()
+    outranked: tuple[str, ...] = ()  # votes set aside by rules 1 and 2
 
     @property
     def is_problem(self) -> bool:
@@ -76,10 +90,34 @@ class Suggestion:
             and self.suggested is not self.current
         )
 
+    @property
+    def hyperparameter(self) -> bool:
+        """A slope was measured but a framework refuses: the input is treated as a setting."""
+        return self.suggested is Differentiability.NON_DIFFERENTIABLE and any(
+            s.startswith(f"{NUMERIC}: ") for s in self.outranked
+        )
+
     def describe(self) -> str:
         if self.suggested is None:
             return "no evidence" if self.strength is Strength.NONE else "conflicting evidence"
         return f"{self.suggested.value} ({self.strength.value}: {'; '.join(self.support)})"
+
+
+def _show(vote: Vote) -> str:
+    source, verdict, detail = vote
+    return f"{source}: {verdict.value} ({detail})"
+
+
+def _outrank(votes: list[Vote], numeric: str) -> tuple[list[Vote], list[Vote]]:
+    """Rules 1 and 2: the votes that count and those set aside."""
+    frameworks = [v for v in votes if v[0] != numeric]
+    if any(v[1] is Verdict.GRADIENT for v in frameworks):
+        kept = [v for v in votes if v[0] == numeric or v[1] is not Verdict.REFUSED]
+    else:
+        kept = list(votes)
+    if any(v[1] is Verdict.REFUSED and v[0] != numeric for v in kept):
+        kept = [v for v in kept if not (v[0] == numeric and v[1] is Verdict.GRADIENT)]
+    return kept, [v for v in votes if v not in kept]
 
 
 def combine(
@@ -94,9 +132,9 @@ def combine(
             for e in evidence
             if (p := e.verdict_of(label)) is not None and p.verdict in _VOTE
         ]
-        if any(v is Verdict.REFUSED and s != numeric for s, v, _ in votes):
-            votes = [(s, v, d) for s, v, d in votes if not (s == numeric and v is Verdict.GRADIENT)]
-        found.append(_decide(schema, label, param.differentiability, votes))
+        kept, outranked = _outrank(votes, numeric)
+        suggestion = _decide(schema, label, param.differentiability, kept)
+        found.append(replace(suggestion, outranked=tuple(map(_show, outranked))))
     return found
 
 
@@ -104,11 +142,11 @@ def _decide(
     schema: Schema,
     label: str,
     current: Differentiability,
-    votes: Iterable[tuple[str, Verdict, str]],
+    votes: Iterable[Vote],
 ) -> Suggestion:
     sides: dict[Differentiability, list[str]] = {}
-    for source, verdict, detail in votes:
-        sides.setdefault(_VOTE[verdict], []).append(f"{source}: {verdict.value} ({detail})")
+    for vote in votes:
+        sides.setdefault(_VOTE[vote[1]], []).append(_show(vote))
     base = (schema.domain, schema.name, schema.since_version, label, current)
     if not sides:
         return Suggestion(*base, None, Strength.NONE, ())

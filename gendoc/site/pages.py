@@ -27,7 +27,7 @@ from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.model import Operator, Reference
 from gendoc.resources import templates_root
-from gendoc.site import coverage
+from gendoc.site import coverage, evidence_pages
 from gendoc.site.fragments import Rendered, cut
 from gendoc.site.markup import heading_id, page_title, tag_badge
 from gendoc.site.paths import PagePaths
@@ -38,7 +38,7 @@ OPERATORS_INDEX = "operators/index.md"
 COVERAGE_PAGE = "coverage.md"
 COVERAGE_CHART = "coverage.svg"
 AUDIT_PAGE = "audit.md"
-STATIC_RULES = [rule for rule in RULES.values() if not rule.numeric]
+STATIC_RULES = [rule for rule in RULES.values() if not (rule.numeric or rule.evidence)]
 
 
 def relative(source: str, target: str) -> str:
@@ -135,6 +135,7 @@ class SiteContent:
                 PageSpec(self.operator_page(domain, op.name), "site/operator.md.j2", {"op": op})
                 for op in operators
             ]
+        specs += [PageSpec(*spec) for spec in evidence_pages.specs(self)]
         return {spec.path: spec for spec in specs}
 
     @property

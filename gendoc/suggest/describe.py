@@ -15,8 +15,10 @@ from gendoc.model import domain_label
 from gendoc.suggest.plan import Change, LeftOut, Plan
 
 _MEANING = {
-    Strength.STRONG: "strong (two or more independent sources agree, none disagrees)",
-    Strength.WEAK: "weak or strong (at least one source, none disagrees)",
+    Strength.STRONG: (
+        "strong (two or more independent sources agree; any that disagrees is outranked)"
+    ),
+    Strength.WEAK: "weak or strong (at least one source; any that disagrees is outranked)",
 }
 
 

@@ -1,0 +1,125 @@
+"""The site's evidence pages: per operator, each source's verdict per version and Method 1 scripts.
+
+One page per default-domain operator that some framework source knows (a
+torch mapping or an onnxruntime gradient builder or stop-gradient edge),
+under ``evidence/``, plus an index linked from the audit page. The verdicts
+are those of ``gendoc audit --evidence`` without finite differences (too
+slow for a site build): the same sources, the same rule table
+(:mod:`gendoc.audit.weigh`). Scripts are :func:`gendoc.evidence.scripts.method1_script`
+for the newest version, one per input that a script can be written for
+and that the combined verdict calls differentiable.
+
+Weighing runs once per operator version per process, shared by both
+languages.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Protocol
+
+from gendoc.audit.weigh import Weighed, weigh
+from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
+from gendoc.evidence.outcome import EvidenceSource
+from gendoc.evidence.scripts import differentiable_inputs, method1_script
+from gendoc.evidence.sources import default_sources
+from gendoc.evidence.torch_ops import TORCH_OPS
+from gendoc.i18n import N_
+from gendoc.model import Differentiability, Operator, Reference, Schema
+
+EVIDENCE_INDEX = "evidence/index.md"
+
+VERDICTS = {
+    "gradient": N_("gradient"),
+    "zero": N_("zero gradient"),
+    "refused": N_("refused"),
+    "not-applicable": N_("not applicable"),
+    "unavailable": N_("unavailable"),
+}
+"""The words for a source's verdict (:class:`gendoc.evidence.outcome.Verdict` values)."""
+
+STRENGTHS = {
+    "strong": N_("strong"),
+    "weak": N_("weak"),
+    "conflict": N_("conflicting evidence"),
+    "none": N_("no evidence"),
+}
+"""The words for the strength of a combined verdict."""
+
+
+def has_evidence(op: Operator) -> bool:
+    """Whether a framework source can say anything about ``op``."""
+    if op.domain:
+        return False
+    registry = load_registry()
+    op_type = REPLACED_BEFORE_GRADIENT.get(op.name, op.name)
+    return (
+        op.name in TORCH_OPS
+        or op_type in registry["registry"]
+        or op_type in registry["stop_gradient_edges"]
+    )
+
+
+def evidence_page(operator_page: str) -> str:
+    """``operators/ai.onnx/Relu.md`` -> ``evidence/ai.onnx/Relu.md``."""
+    return "evidence/" + operator_page.split("/", 1)[1]
+
+
+@cache
+def _sources() -> tuple[EvidenceSource, ...]:
+    return tuple(default_sources())
+
+
+@cache
+def weighed(schema: Schema) -> Weighed:
+    """Every framework source's verdict on ``schema``, combined; computed once per process."""
+    return weigh(schema, _sources())
+
+
+@dataclass(frozen=True)
+class Script:
+    """A Method 1 script for one input of an operator's newest version."""
+
+    input: str
+    code: str
+
+
+def scripts(op: Operator) -> list[Script]:
+    """Scripts for the inputs of the newest version that the combined verdict finds differentiable.
+
+    Not those only tagged so: BatchNormalization's running mean is tagged
+    differentiable, and its script would show torch refusing, not a gradient.
+    """
+    schema = op.latest
+    found = {s.parameter: s.suggested for s in weighed(schema).suggestions}
+    return [
+        Script(name, method1_script(schema, name))
+        for name in differentiable_inputs(schema)
+        if found.get(f"input {name}") is Differentiability.DIFFERENTIABLE
+    ]
+
+
+class SiteLike(Protocol):
+    """What the page list needs from :class:`gendoc.site.pages.SiteContent`."""
+
+    reference: Reference
+
+    def operator_page(self, domain: str, name: str) -> str: ...
+
+
+def operators(reference: Reference) -> list[Operator]:
+    """The operators that get an evidence page, in the model's order."""
+    return [op for op in reference.operators("") if has_evidence(op)]
+
+
+def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
+    """``(path, template, context)`` of the index and of every evidence page, for the site."""
+    import gendoc.site.evidence_pages as helpers
+
+    ops = operators(site.reference)
+    pages = [(EVIDENCE_INDEX, "site/evidence_index.md.j2", {"operators": ops, "evidence": helpers})]
+    for op in ops:
+        path = evidence_page(site.operator_page(op.domain, op.name))
+        pages.append((path, "site/evidence.md.j2", {"op": op, "evidence": helpers}))
+    return pages

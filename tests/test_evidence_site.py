@@ -1,0 +1,68 @@
+"""The site's evidence pages: which operators get one, and every script they show runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gendoc.model import Reference
+from gendoc.site import evidence_pages
+from gendoc.site.pages import SiteContent
+
+RUNNER = """
+import contextlib, io, json, sys
+results = []
+for name, code in json.load(sys.stdin):
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, name, "exec"), {"__name__": "__main__"})
+    results.append((name, out.getvalue()))
+print(json.dumps(results))
+"""
+
+
+def test_pages_exist_for_operators_a_framework_knows(reference: Reference) -> None:
+    site = SiteContent(reference, [])
+    assert "evidence/index.md" in site.pages
+    assert "evidence/ai.onnx/LSTM.md" in site.pages  # torch mapping only
+    assert "evidence/ai.onnx/LSTMTraining.md" not in site.pages
+    loop = reference.operator("", "Loop")
+    assert not evidence_pages.has_evidence(loop)
+    assert not any(p.startswith("evidence/ai.onnx.ml/") for p in site.pages)
+
+
+def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Reference) -> None:
+    site = SiteContent(reference, [])
+    english = site.render("evidence/ai.onnx/Clip.md", "en").text
+    chinese = site.render("evidence/ai.onnx/Clip.md", "zh").text
+    assert "<th>onnxruntime</th>" in english and "Combined verdict" in english
+    assert '<span title="stop-gradient edge">refused</span>' in english
+    assert '<span title="stop-gradient edge">拒绝求导</span>' in chinese
+    assert "综合结论" in chinese
+
+
+def test_every_script_of_the_site_runs_and_prints_a_gradient(
+    reference: Reference, tmp_path: Path
+) -> None:
+    pytest.importorskip("torch")
+    scripts = [
+        (f"{op.name}:{s.input}", s.code)
+        for op in evidence_pages.operators(reference)
+        for s in evidence_pages.scripts(op)
+    ]
+    assert len(scripts) > 150
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER],
+        input=json.dumps(scripts),
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    for name, output in json.loads(done.stdout):
+        assert output.startswith(f"{name.split(':')[1]} gradient: tensor("), (name, output)
+        assert "None" not in output, name
