@@ -94,6 +94,32 @@ def _reduce(call: str, low: float = -2.0) -> TorchOp:
     return op(call, data=Real(2, 3, low=low), axes=Value([1]))
 
 
+def _recurrent(function: str, gates: int) -> TorchOp:
+    """One layer, one direction: hidden size 2, input size 3, sequence 2, batch 1.
+
+    torch takes the weights of one direction as (W, R, Wb, Rb), one block of
+    rows per gate. Its gate order differs from onnx's (LSTM: ifgo against
+    iofc), which permutes rows but changes no dependence. ``sequence_lens`` and
+    LSTM's peepholes ``P`` have no counterpart.
+    """
+    rows = 2 * gates
+    state = "(initial_h, initial_c)" if function == "lstm" else "initial_h"
+    call = (
+        f"torch.{function}(X, {state}, (W[0], R[0], B[0, :{rows}], B[0, {rows}:]), True, 1,"
+        " 0.0, False, False, False)"
+    )
+    inputs: dict[str, Builder] = {
+        "X": Real(2, 1, 3),
+        "W": Real(1, rows, 3),
+        "R": Real(1, rows, 2),
+        "B": Real(1, 2 * rows),
+        "initial_h": Real(1, 1, 2),
+    }
+    if function == "lstm":
+        inputs["initial_c"] = Real(1, 1, 2)
+    return op(call, **inputs)
+
+
 _IMAGE = Real(1, 2, 4, 4)
 _KERNEL = Real(3, 2, 2, 2)
 _BIAS3 = Real(3)
@@ -366,38 +392,10 @@ TORCH_OPS: dict[str, TorchOp] = {
     ),
     "ConstantOfShape": op("torch.zeros(input)", input=Value([2, 3])),
     "EyeLike": op("torch.eye(*input.shape, dtype=input.dtype)", input=Real(2, 3)),
-    # recurrent: one layer, one direction, hidden size 2, seq 2, batch 1. torch takes the
-    # weights of one direction as (W, R, Wb, Rb); its gate order differs from onnx's (LSTM:
-    # ifgo against iofc), which permutes rows but changes no dependence. sequence_lens and
-    # LSTM's peepholes P have no counterpart.
-    "RNN": op(
-        "torch.rnn_tanh(X, initial_h, (W[0], R[0], B[0, :2], B[0, 2:]), True, 1, 0.0,"
-        " False, False, False)",
-        X=Real(2, 1, 3),
-        W=Real(1, 2, 3),
-        R=Real(1, 2, 2),
-        B=Real(1, 4),
-        initial_h=Real(1, 1, 2),
-    ),
-    "GRU": op(
-        "torch.gru(X, initial_h, (W[0], R[0], B[0, :6], B[0, 6:]), True, 1, 0.0,"
-        " False, False, False)",
-        X=Real(2, 1, 3),
-        W=Real(1, 6, 3),
-        R=Real(1, 6, 2),
-        B=Real(1, 12),
-        initial_h=Real(1, 1, 2),
-    ),
-    "LSTM": op(
-        "torch.lstm(X, (initial_h, initial_c), (W[0], R[0], B[0, :8], B[0, 8:]), True, 1,"
-        " 0.0, False, False, False)",
-        X=Real(2, 1, 3),
-        W=Real(1, 8, 3),
-        R=Real(1, 8, 2),
-        B=Real(1, 16),
-        initial_h=Real(1, 1, 2),
-        initial_c=Real(1, 1, 2),
-    ),
+    # recurrent: see _recurrent
+    "RNN": _recurrent("rnn_tanh", gates=1),
+    "GRU": _recurrent("gru", gates=3),
+    "LSTM": _recurrent("lstm", gates=4),
     # attention and quantization written out
     "Attention": op(
         "F.scaled_dot_product_attention(Q, K, V, attn_mask)",
