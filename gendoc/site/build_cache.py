@@ -26,8 +26,6 @@ import contextlib
 import hashlib
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Callable, Iterable
 from functools import cache
 from importlib.metadata import PackageNotFoundError, version
@@ -40,7 +38,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 import gendoc
-from gendoc.cache import cache_dir, fingerprint
+from gendoc.cache import cache_dir, fingerprint, write_entry
 from gendoc.site.content import templates_key
 from gendoc.site.fragments import Fragment, Rendered
 from gendoc.site.pages import SiteContent
@@ -140,11 +138,8 @@ class Store:
         if not self.added or self.path is None:
             return
         with contextlib.suppress(OSError):
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(self.used, f, ensure_ascii=False, sort_keys=True)
-            os.replace(tmp, self.path)
+            data = json.dumps(self.used, ensure_ascii=False, sort_keys=True).encode()
+            write_entry(self.path, data)
         self.added = False
 
 
