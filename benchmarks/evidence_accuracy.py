@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from gendoc.audit import audit_reference
+from gendoc.audit import AuditOptions, audit_reference
 from gendoc.collect import collect
 from gendoc.evidence.outcome import EvidenceSource
 from gendoc.evidence.sources import default_sources
@@ -52,7 +52,7 @@ def load_oracle(path: Path = ORACLE) -> dict[tuple[str, int, str], Differentiabi
 def _numeric_source(jobs: int) -> EvidenceSource:
     from gendoc.evidence.numeric import NumericEvidence
 
-    report = audit_reference(collect(), domains=["ai.onnx"], numeric=True, jobs=jobs)
+    report = audit_reference(collect(), AuditOptions(domains=["ai.onnx"], numeric=True, jobs=jobs))
     return NumericEvidence(report.numeric.to_dict()["operators"])
 
 
@@ -88,7 +88,7 @@ def audit_verdicts(numeric: bool, jobs: int) -> dict[tuple[str, int, str], Verdi
     """
     reference = collect(with_examples=False)
     report = audit_reference(
-        reference, domains=["ai.onnx"], numeric=numeric, evidence=True, jobs=jobs
+        reference, AuditOptions(domains=["ai.onnx"], numeric=numeric, evidence=True, jobs=jobs)
     )
     found = {
         (f.op, f.version, str(f.parameter)): f for f in report.findings if f.rule.startswith("GD2")

@@ -185,19 +185,23 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def run_audit(args: argparse.Namespace) -> int:
     import gendoc.collect  # noqa: F401 - a one-line error when onnx is missing or too old
+    from gendoc.audit import AuditOptions
     from gendoc.audit.command import FAIL_ON, ReportFormat
     from gendoc.audit.command import run as run_audit_command
 
-    return run_audit_command(
-        args.schemas,
+    options = AuditOptions(
         domains=args.domain,
         ops=args.op,
         numeric=args.numeric,
         evidence=args.evidence,
-        report_format=ReportFormat(args.format),
-        fail_on=FAIL_ON[args.fail_on],
         max_seconds=args.max_seconds,
         jobs=args.jobs,
+    )
+    return run_audit_command(
+        args.schemas,
+        options,
+        report_format=ReportFormat(args.format),
+        fail_on=FAIL_ON[args.fail_on],
         lang=args.lang,
     )
 

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from gendoc.audit import RULES, Severity, audit
+from gendoc.audit import RULES, AuditOptions, Severity, audit
 from gendoc.audit.command import ReportFormat, run
 from gendoc.audit.report import format_markdown, format_text
 from gendoc.evidence.sources import TORCH_MISSING
@@ -40,7 +40,7 @@ def no_torch(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_two_agreeing_sources_contradicting_a_tag_make_an_error(reference: Reference) -> None:
     pytest.importorskip("torch")
-    report = audit(reference, ops=["BatchNormalization"], evidence=True)
+    report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
     found = _finding(report, "BatchNormalization", 15, "input input_mean")
     assert (found.rule, found.severity) == ("GD201", Severity.ERROR)
     assert found.suggested.value == "non-differentiable"
@@ -56,7 +56,7 @@ def test_two_agreeing_sources_contradicting_a_tag_make_an_error(reference: Refer
 def test_without_torch_a_single_source_stays_info_and_says_why(
     reference: Reference, no_torch: None
 ) -> None:
-    report = audit(reference, ops=["BatchNormalization"], evidence=True)
+    report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
     found = _finding(report, "BatchNormalization", 15, "input input_mean")
     assert (found.rule, found.severity) == ("GD202", Severity.INFO)
     votes = {v.source: (v.verdict, v.detail) for v in found.evidence}
@@ -67,7 +67,7 @@ def test_without_torch_a_single_source_stays_info_and_says_why(
 def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
     reference: Reference, no_torch: None
 ) -> None:
-    report = audit(reference, ops=["Abs", "Loop"], evidence=True)
+    report = audit(reference, AuditOptions(ops=["Abs", "Loop"], evidence=True))
     undefined = [
         (s.name, s.since_version, p.name)
         for op in ("Abs", "Loop")
@@ -92,7 +92,8 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
 def test_a_framework_refusal_outranks_a_slope_as_an_info_note(reference: Reference) -> None:
     pytest.importorskip("torch")
     report = audit(
-        reference, ops=["NegativeLogLikelihoodLoss"], numeric=True, evidence=True, jobs=1
+        reference,
+        AuditOptions(ops=["NegativeLogLikelihoodLoss"], numeric=True, evidence=True, jobs=1),
     )
     found = _finding(report, "NegativeLogLikelihoodLoss", 22, "input weight")
     assert (found.rule, found.severity) == ("GD203", Severity.INFO)
@@ -108,7 +109,9 @@ def test_a_framework_refusal_outranks_a_slope_as_an_info_note(reference: Referen
 
 def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torch: None) -> None:
     out = io.StringIO()
-    status = run(ops=["Clip"], evidence=True, report_format=ReportFormat.JSON, out=out)
+    status = run(
+        (), AuditOptions(ops=["Clip"], evidence=True), report_format=ReportFormat.JSON, out=out
+    )
     data = json.loads(out.getvalue())
     assert status == 0
     assert [s["source"] for s in data["sources"]] == [
@@ -131,7 +134,7 @@ def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torc
 def test_text_and_markdown_show_the_verdict_in_both_languages(
     reference: Reference, no_torch: None
 ) -> None:
-    report = audit(reference, ops=["BatchNormalization"], evidence=True)
+    report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
     text = format_text(report, "zh")
     assert (
         "提示 GD202 ai.onnx BatchNormalization-15 输入 input_mean: "

@@ -6,7 +6,16 @@ import json
 
 import pytest
 
-from gendoc.audit import RULES, Finding, Message, ParameterRef, Part, Severity, audit_reference
+from gendoc.audit import (
+    RULES,
+    AuditOptions,
+    Finding,
+    Message,
+    ParameterRef,
+    Part,
+    Severity,
+    audit_reference,
+)
 from gendoc.audit.lints import CHECKS, REFERENCE_CHECKS, holds_float, lint_reference
 from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.errors import UsageError
@@ -80,7 +89,9 @@ def test_gd001_integer_output_tagged_differentiable_is_an_error() -> None:
             ),
         )
     ]
-    text = format_text(audit_reference(reference(argmax), ops=["ArgMax"])).splitlines()
+    text = format_text(
+        audit_reference(reference(argmax), AuditOptions(ops=["ArgMax"]))
+    ).splitlines()
     assert text[0] == (
         "error GD001 ai.onnx ArgMax-13 output reduced: tagged differentiable but its types "
         "(tensor(int64)) hold no floating-point value"
@@ -224,13 +235,13 @@ def test_scope_selection_and_unknown_names() -> None:
         schema("A", [param("X", D)], [param("Y", N)]),
         schema("B", [param("X", D)], [param("Y", N)], domain="com.x"),
     )
-    assert {f.op for f in audit_reference(ref, domains=["ai.onnx"]).findings} == {"A"}
-    assert {f.op for f in audit_reference(ref, domains=["com.x"]).findings} == {"B"}
-    assert {f.op for f in audit_reference(ref, ops=["B"]).findings} == {"B"}
+    assert {f.op for f in audit_reference(ref, AuditOptions(domains=["ai.onnx"])).findings} == {"A"}
+    assert {f.op for f in audit_reference(ref, AuditOptions(domains=["com.x"])).findings} == {"B"}
+    assert {f.op for f in audit_reference(ref, AuditOptions(ops=["B"])).findings} == {"B"}
     with pytest.raises(UsageError, match="unknown domain 'nope'"):
-        audit_reference(ref, domains=["nope"])
+        audit_reference(ref, AuditOptions(domains=["nope"]))
     with pytest.raises(UsageError, match="no operator 'B'"):
-        audit_reference(ref, domains=["ai.onnx"], ops=["B"])
+        audit_reference(ref, AuditOptions(domains=["ai.onnx"], ops=["B"]))
 
 
 def test_report_dict_and_markdown() -> None:
@@ -312,7 +323,7 @@ def test_gd009_compares_roles_across_the_recurrent_family() -> None:
 def test_gd010_flags_differentiable_outputs_of_piecewise_constant_operators(
     reference: Reference,
 ) -> None:
-    report = audit_reference(reference, ops=["Hardmax", "Round", "Floor", "Relu"])
+    report = audit_reference(reference, AuditOptions(ops=["Hardmax", "Round", "Floor", "Relu"]))
     gd010 = [(f.op, f.version, str(f.parameter)) for f in report.findings if f.rule == "GD010"]
     # onnx tags Hardmax-13 differentiable; Round and Floor are tagged non-differentiable.
     assert gd010 == [("Hardmax", 13, "output output")]

@@ -16,6 +16,7 @@ from babel.messages.extract import extract_from_dir
 import gendoc.audit
 from gendoc.audit import (
     RULES,
+    AuditOptions,
     AuditReport,
     Finding,
     NumericCase,
@@ -116,9 +117,11 @@ def _every_finding() -> list[Finding]:
                type_constraints=(t,)),  # GD009: initial_c against initial_h
     ]  # fmt: skip
     lonely = audit(Reference("test", tuple(sorted(alone, key=schema_sort_key))))
-    once = audit(audit_impl.reference(), numeric=True, cases=audit_cases(), jobs=1)
+    once = audit(audit_impl.reference(), AuditOptions(numeric=True, jobs=1), cases=audit_cases())
     twice = [NumericCase(f"{c.name}_again", c.model, c.inputs, c.new_ops) for c in audit_cases()]
-    again = audit(audit_impl.reference(), numeric=True, cases=[*audit_cases(), *twice], jobs=1)
+    again = audit(
+        audit_impl.reference(), AuditOptions(numeric=True, jobs=1), cases=[*audit_cases(), *twice]
+    )
     return [*lonely.findings, *once.findings, *again.findings]
 
 
@@ -151,10 +154,7 @@ def test_rule_titles_and_reasons_are_marked_for_translation() -> None:
 def test_typed_entry_point_and_exit_status() -> None:
     report = audit(
         audit_impl.reference(),
-        domains=("test.audit",),
-        ops=("Double", "Vanish"),
-        numeric=True,
-        jobs=1,
+        AuditOptions(domains=("test.audit",), ops=("Double", "Vanish"), numeric=True, jobs=1),
         progress=False,
         cases=audit_cases(),
     )
@@ -167,13 +167,15 @@ def test_typed_entry_point_and_exit_status() -> None:
     assert report.exit_status() == 1  # GD003 is an error
     assert report.exit_status(Severity.WARNING) == 1
     assert report.exit_status(None) == 0
-    vanish = audit(audit_impl.reference(), ops=["Vanish"], numeric=True, cases=audit_cases())
+    vanish = audit(
+        audit_impl.reference(), AuditOptions(ops=["Vanish"], numeric=True), cases=audit_cases()
+    )
     assert [f.severity for f in vanish.findings] == [Severity.WARNING, Severity.WARNING]
     assert (vanish.exit_status(Severity.ERROR), vanish.exit_status(Severity.WARNING)) == (0, 1)
 
 
 def test_json_carries_enum_values_and_translatable_messages() -> None:
-    report = audit(audit_impl.reference(), numeric=True, cases=audit_cases(), jobs=1)
+    report = audit(audit_impl.reference(), AuditOptions(numeric=True, jobs=1), cases=audit_cases())
     data = json.loads(format_json(report))
     for finding in data["findings"]:
         assert Severity(finding["severity"]) and finding["rule"] in RULES

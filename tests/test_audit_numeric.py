@@ -12,7 +12,15 @@ import time
 import numpy as np
 import pytest
 
-from gendoc.audit import AuditReport, ParameterRef, Part, ProbeSettings, Reason, audit_reference
+from gendoc.audit import (
+    AuditOptions,
+    AuditReport,
+    ParameterRef,
+    Part,
+    ProbeSettings,
+    Reason,
+    audit_reference,
+)
 from gendoc.audit.cases import NumericCase
 from gendoc.audit.plan import plan_jobs
 from gendoc.audit.probe import probe_model
@@ -157,10 +165,9 @@ def test_one_graph_input_feeding_two_parameters_is_not_attributed() -> None:
     assert [n.text for n in case.notes] == ["one graph input feeds S, X; not attributed"]
 
 
-def _numeric_audit(**kwargs: object) -> AuditReport:
-    return audit_reference(
-        audit_impl.reference(), numeric=True, cases=audit_cases(), progress=False, **kwargs
-    )
+def _numeric_audit(jobs: int, max_seconds: float | None = None) -> AuditReport:
+    options = AuditOptions(numeric=True, jobs=jobs, max_seconds=max_seconds)
+    return audit_reference(audit_impl.reference(), options, cases=audit_cases(), progress=False)
 
 
 def test_mis_tagged_operators_are_reported() -> None:

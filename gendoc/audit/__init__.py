@@ -9,7 +9,7 @@ audit checks the claims of the model (:mod:`gendoc.model`) two ways:
 * numeric evidence, rules ``GD1xx``: Jacobians estimated by central finite
   differences with onnx's reference evaluator on the inputs of onnx's
   backend test cases, compared with the tags. Evidence, not proof.
-* the evidence verdict (``evidence=True``, ``--evidence``), rules ``GD2xx``
+* the evidence verdict (``AuditOptions(evidence=True)``, ``--evidence``), rules ``GD2xx``
   (:mod:`~gendoc.audit.weigh`): PyTorch's autograd, onnxruntime's gradient
   registry and, with ``numeric``, the finite differences weighed by the rule
   table of :mod:`gendoc.evidence.verdict` into one verdict per parameter;
@@ -26,29 +26,32 @@ operator), :mod:`~gendoc.audit.probe` (finite differences on one model),
 Public API, used by the command line and by the site's "Tag audit" pages;
 it is kept stable:
 
-``audit(source=(), *, domains=(), ops=(), numeric=False, evidence=False, max_seconds=None,
-jobs=0, progress=None, cases=None, settings=DEFAULT_SETTINGS)``
+``audit(source=(), options=AuditOptions(), *, progress=None, cases=None)``
     Audit a :class:`~gendoc.model.Reference`, or onnx's schemas plus those of
     the named schema modules (whose ``audit_cases()``, if any, add
     :class:`NumericCase` objects to the numeric part), and return an
     :class:`AuditReport`. ``progress=None`` draws a bar only when stderr is
     a terminal.
 
-``audit_reference(reference, *, domains=(), ops=(), numeric=False,
-max_seconds=None, jobs=0, progress=False, cases=None, settings=DEFAULT_SETTINGS)``
+``audit_reference(reference, options=AuditOptions(), *, progress=False, cases=None)``
     Audit a :class:`~gendoc.model.Reference` and return an :class:`AuditReport`.
-    ``domains`` and ``ops`` restrict the scope (``"ai.onnx"`` and ``""`` both
-    name the default domain); an unknown one raises
-    :class:`~gendoc.errors.UsageError`. ``numeric`` adds the evidence;
-    ``max_seconds`` bounds its wall time (operators not reached are reported
-    as not evaluated), ``jobs`` is the number of worker processes (0: one per
-    available core, 1: in this process), ``progress`` draws a bar on stderr.
-    ``cases`` replaces onnx's backend test cases with your own
-    :class:`NumericCase` objects. Without ``numeric`` only the static lints
-    run (milliseconds for all of onnx). Workers are started with ``spawn``:
-    a script that passes ``jobs`` other than 1 needs the usual
-    ``if __name__ == "__main__":`` guard. The seed is fixed
-    (:class:`ProbeSettings`): serial and parallel runs give the same report.
+    ``progress`` draws a bar on stderr. ``cases`` replaces onnx's backend test
+    cases with your own :class:`NumericCase` objects.
+
+``AuditOptions(domains=(), ops=(), numeric=False, evidence=False, max_seconds=None, jobs=0,
+settings=DEFAULT_SETTINGS)``
+    What to audit and how. ``domains`` and ``ops`` restrict the scope
+    (``"ai.onnx"`` and ``""`` both name the default domain); an unknown one
+    raises :class:`~gendoc.errors.UsageError`. ``numeric`` adds the finite
+    differences; ``max_seconds`` bounds their wall time (operators not
+    reached are reported as not evaluated), ``jobs`` is the number of worker
+    processes (0: one per available core, 1: in this process); ``evidence``
+    weighs the sources into one verdict per parameter. Without ``numeric``
+    and ``evidence`` only the static lints run (milliseconds for all of
+    onnx). Workers are started with ``spawn``: a script that passes ``jobs``
+    other than 1 needs the usual ``if __name__ == "__main__":`` guard. The
+    seed is fixed (:class:`ProbeSettings`): serial and parallel runs give
+    the same report.
 
 ``Reference.scope(domains, ops)``, ``default_cases(scope)``
     The scope filter and the default numeric cases (onnx's backend test
@@ -81,7 +84,7 @@ max_seconds=None, jobs=0, progress=False, cases=None, settings=DEFAULT_SETTINGS)
 
 from __future__ import annotations
 
-from gendoc.audit.api import audit, audit_reference, default_cases
+from gendoc.audit.api import AuditOptions, audit, audit_reference, default_cases
 from gendoc.audit.cases import NumericCase
 from gendoc.audit.findings import RULES, Finding, ParameterRef, Part, Rule, Severity
 from gendoc.audit.messages import Message
@@ -91,6 +94,7 @@ from gendoc.audit.results import DEFAULT_SETTINGS, PairClass, ProbeSettings, Rea
 __all__ = [
     "DEFAULT_SETTINGS",
     "RULES",
+    "AuditOptions",
     "AuditReport",
     "Finding",
     "Message",

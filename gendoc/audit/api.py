@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from gendoc.audit.cases import NumericCase, backend_cases, is_onnx_domain, module_cases
 from gendoc.audit.findings import Finding
@@ -46,53 +47,67 @@ def _workers(jobs: int) -> int:
     return os.cpu_count() or 1
 
 
-def audit_reference(
-    reference: Reference,
-    *,
-    domains: Sequence[str] = (),
-    ops: Sequence[str] = (),
-    numeric: bool = False,
-    evidence: bool = False,
-    max_seconds: float | None = None,
-    jobs: int = 0,
-    progress: bool = False,
-    cases: Iterable[NumericCase] | None = None,
-    settings: ProbeSettings = DEFAULT_SETTINGS,
-) -> AuditReport:
-    """Lint ``reference`` and, with ``numeric``, weigh finite-difference evidence.
+@dataclass(frozen=True)
+class AuditOptions:
+    """What to audit and how: the same for :func:`audit`, :func:`audit_reference` and the CLI.
 
     ``domains`` and ``ops`` restrict the scope (``"ai.onnx"`` and ``""`` both
     name the default domain); an unknown one raises
-    :class:`~gendoc.errors.UsageError`. ``max_seconds`` bounds the wall time
-    of the numeric part (operators not reached are reported as not
-    evaluated); ``jobs`` is the number of worker processes (0: one per
-    available core, 1: in this process); ``progress`` draws a bar on stderr.
-    ``cases`` replaces onnx's backend test cases. ``evidence`` weighs PyTorch,
-    onnxruntime's registry and (with ``numeric``) the finite differences into
-    one verdict per parameter (rules ``GD2xx``, :mod:`gendoc.audit.weigh`),
-    which then replaces the numeric rules ``GD1xx``. The result does not depend
-    on ``jobs``: the same seed gives the same report serially and in parallel.
+    :class:`~gendoc.errors.UsageError`. ``numeric`` adds finite differences;
+    ``max_seconds`` bounds their wall time (operators not reached are
+    reported as not evaluated); ``jobs`` is the number of worker processes
+    (0: one per available core, 1: in this process). ``evidence`` weighs
+    PyTorch, onnxruntime's registry and (with ``numeric``) the finite
+    differences into one verdict per parameter (rules ``GD2xx``,
+    :mod:`gendoc.audit.weigh`), which then replaces the numeric rules ``GD1xx``.
     """
+
+    domains: Sequence[str] = ()
+    ops: Sequence[str] = ()
+    numeric: bool = False
+    evidence: bool = False
+    max_seconds: float | None = None
+    jobs: int = 0
+    settings: ProbeSettings = DEFAULT_SETTINGS
+
+
+DEFAULT_OPTIONS = AuditOptions()
+
+
+def audit_reference(
+    reference: Reference,
+    options: AuditOptions = DEFAULT_OPTIONS,
+    *,
+    progress: bool = False,
+    cases: Iterable[NumericCase] | None = None,
+) -> AuditReport:
+    """Lint ``reference`` and weigh the evidence ``options`` ask for.
+
+    ``progress`` draws a bar on stderr; ``cases`` replaces onnx's backend test
+    cases. The result does not depend on ``jobs``: the same seed gives the
+    same report serially and in parallel.
+    """
+    max_seconds = options.max_seconds
     if max_seconds is not None and max_seconds <= 0:
         raise UsageError(f"the time budget (max_seconds) must be positive, not {max_seconds:g}")
     deadline = None if max_seconds is None else time.time() + max_seconds
-    workers = _workers(jobs)
-    scope = reference.scope(domains, ops)
+    workers = _workers(options.jobs)
+    scope = reference.scope(options.domains, options.ops)
     findings = lint_reference(scope)
     result = None
-    if numeric:
+    if options.numeric:
         if cases is None:
             cases = default_cases(scope, progress=progress)
         result = run_numeric(
             scope,
             cases,
-            settings=settings,
+            settings=options.settings,
             workers=workers,
             deadline=deadline,
             progress=progress,
         )
     sources: tuple[tuple[str, str], ...] = ()
-    if evidence:
+    if options.evidence:
         weighed = audit_sources(result)
         sources = tuple((source.name, source.status) for source in weighed)
         findings = [*findings, *evidence_findings(scope, weighed)]
@@ -101,7 +116,7 @@ def audit_reference(
     return AuditReport(
         onnx_version=reference.onnx_version,
         domains=tuple(scope.domains),
-        ops=tuple(sorted(set(ops))),
+        ops=tuple(sorted(set(options.ops))),
         operator_count=sum(1 for _ in scope.operators()),
         findings=sorted(findings, key=Finding.sort_key),
         numeric=result,
@@ -111,26 +126,19 @@ def audit_reference(
 
 def audit(
     source: Reference | str | Iterable[str] = (),
+    options: AuditOptions = DEFAULT_OPTIONS,
     *,
-    domains: Sequence[str] = (),
-    ops: Sequence[str] = (),
-    numeric: bool = False,
-    evidence: bool = False,
-    max_seconds: float | None = None,
-    jobs: int = 0,
     progress: bool | None = None,
     cases: Iterable[NumericCase] | None = None,
-    settings: ProbeSettings = DEFAULT_SETTINGS,
 ) -> AuditReport:
     """Audit a model, or onnx's schemas plus those registered by schema modules.
 
     ``source`` is a :class:`~gendoc.model.Reference` to audit as it is, or
     the names of schema modules (none: onnx's own schemas only) to import
-    and collect; with ``numeric``, the test cases their ``audit_cases()``
-    offer are probed besides onnx's backend test cases. ``progress=None``
-    draws the bar only when stderr is a terminal. The other arguments are
-    those of :func:`audit_reference`. Decide the exit status of a CI job with
-    :meth:`AuditReport.exit_status`.
+    and collect; with ``options.numeric``, the test cases their
+    ``audit_cases()`` offer are probed besides onnx's backend test cases.
+    ``progress=None`` draws the bar only when stderr is a terminal. Decide the
+    exit status of a CI job with :meth:`AuditReport.exit_status`.
     """
     if progress is None:
         progress = sys.stderr.isatty()
@@ -142,18 +150,8 @@ def audit(
 
         modules = [source] if isinstance(source, str) else list(source)
         reference = installed.reference(modules, with_examples=False)
-        extra = module_cases(modules) if numeric and cases is None else []
+        extra = module_cases(modules) if options.numeric and cases is None else []
     if extra:
-        cases = [*extra, *default_cases(reference.scope(domains, ops), progress=progress)]
-    return audit_reference(
-        reference,
-        domains=domains,
-        ops=ops,
-        numeric=numeric,
-        evidence=evidence,
-        max_seconds=max_seconds,
-        jobs=jobs,
-        progress=progress,
-        cases=cases,
-        settings=settings,
-    )
+        scope = reference.scope(options.domains, options.ops)
+        cases = [*extra, *default_cases(scope, progress=progress)]
+    return audit_reference(reference, options, progress=progress, cases=cases)

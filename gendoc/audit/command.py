@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from gendoc.audit.api import audit
+from gendoc.audit.api import DEFAULT_OPTIONS, AuditOptions, audit
 from gendoc.audit.findings import Severity
 from gendoc.audit.report import FORMATTERS, ReportFormat
 
@@ -26,15 +26,10 @@ FAIL_ON: dict[str, Severity | None] = {
 
 def run(
     schemas: Sequence[str] = (),
+    options: AuditOptions = DEFAULT_OPTIONS,
     *,
-    domains: Sequence[str] = (),
-    ops: Sequence[str] = (),
-    numeric: bool = False,
-    evidence: bool = False,
     report_format: ReportFormat = ReportFormat.TEXT,
     fail_on: Severity | None = Severity.ERROR,
-    max_seconds: float | None = None,
-    jobs: int = 0,
     lang: str = "en",
     out: TextIO | None = None,
 ) -> int:
@@ -43,14 +38,6 @@ def run(
     The status is 1 when a finding is at least as severe as ``fail_on``, else
     0. A progress bar goes to stderr when it is a terminal.
     """
-    report = audit(
-        schemas,
-        domains=domains,
-        ops=ops,
-        numeric=numeric,
-        evidence=evidence,
-        max_seconds=max_seconds,
-        jobs=jobs,
-    )
+    report = audit(schemas, options)
     (out or sys.stdout).write(FORMATTERS[report_format](report, lang))
     return report.exit_status(fail_on)
