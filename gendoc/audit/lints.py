@@ -66,6 +66,36 @@ def _labelled(schema: Schema) -> Iterator[tuple[ParameterRef, Parameter]]:
         yield ParameterRef(Part.OUTPUT, param.name), param
 
 
+def _float_free(
+    op: Operator, tag: Differentiability
+) -> Iterator[tuple[Schema, ParameterRef, tuple[str, ...]]]:
+    """Every parameter tagged ``tag`` whose types hold no floating-point value."""
+    for schema in op.versions:
+        for where, param in _labelled(schema):
+            if param.differentiability is not tag:
+                continue
+            types = allowed_types(schema, param)
+            if types is not None and not holds_float(types):
+                yield schema, where, types
+
+
+def check_float_free_differentiable(op: Operator) -> Iterator[Finding]:
+    """GD001: a gradient cannot flow through integers, booleans or strings."""
+    message = N_("tagged differentiable but its types ({types}) hold no floating-point value")
+    for schema, where, types in _float_free(op, DIFF):
+        yield _finding("GD001", schema, where, message, types=", ".join(types))
+
+
+def check_untagged_float_free(op: Operator) -> Iterator[Finding]:
+    """GD007: the one tag that follows from the types alone, offered as a suggestion."""
+    message = N_(
+        "undefined, but its types ({types}) hold no floating-point value: "
+        "non-differentiable is the likely tag"
+    )
+    for schema, where, types in _float_free(op, UNDEFINED):
+        yield _finding("GD007", schema, where, message, types=", ".join(types))
+
+
 def _finding(
     rule: str, schema: Schema, parameter: ParameterRef | None, template: str, **args: Arg
 ) -> Finding:
@@ -80,25 +110,6 @@ def _names(params: Iterable[Parameter]) -> str:
 
 def _tags(params: Iterable[Parameter]) -> str:
     return ", ".join(f"{p.name} {p.differentiability.value}" for p in params)
-
-
-def check_float_free_differentiable(op: Operator) -> Iterator[Finding]:
-    """GD001: a gradient cannot flow through integers, booleans or strings."""
-    for schema in op.versions:
-        for where, param in _labelled(schema):
-            if param.differentiability is not DIFF:
-                continue
-            types = allowed_types(schema, param)
-            if types is not None and not holds_float(types):
-                yield _finding(
-                    "GD001",
-                    schema,
-                    where,
-                    N_(
-                        "tagged differentiable but its types ({types}) hold no floating-point value"
-                    ),
-                    types=", ".join(types),
-                )
 
 
 _ONE_SIDED = {
@@ -205,26 +216,6 @@ def check_tag_dropped(op: Operator) -> Iterator[Finding]:
                     N_("tag dropped: {old} in version {before}, undefined now"),
                     old=old.differentiability.value,
                     before=before.since_version,
-                )
-
-
-def check_untagged_float_free(op: Operator) -> Iterator[Finding]:
-    """GD007: the one tag that follows from the types alone, offered as a suggestion."""
-    for schema in op.versions:
-        for where, param in _labelled(schema):
-            if param.differentiability is not UNDEFINED:
-                continue
-            types = allowed_types(schema, param)
-            if types is not None and not holds_float(types):
-                yield _finding(
-                    "GD007",
-                    schema,
-                    where,
-                    N_(
-                        "undefined, but its types ({types}) hold no floating-point value: "
-                        "non-differentiable is the likely tag"
-                    ),
-                    types=", ".join(types),
                 )
 
 
