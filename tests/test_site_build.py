@@ -261,25 +261,32 @@ def test_the_statement_on_undefined_is_made_once_at_the_top(site: Path) -> None:
     assert 'href="../index.html#differentiability"' in reshape
 
 
+def flipped(old: defs.OpSchema, new: defs.OpSchema) -> bool:
+    """Whether a parameter kept under its name changed its tag between the two versions."""
+    before, after = tags_by_name(old), tags_by_name(new)
+    return any(key in before and before[key] != value for key, value in after.items())
+
+
 def test_diffs_between_versions_make_tag_changes_stand_out(site: Path) -> None:
-    changed, unchanged = [], []
+    flips = 0
     for (domain, name), versions in onnx_operators().items():
         if domain or len(versions) < 2:
             continue
-        flips = False
+        html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
         for old, new in pairwise(versions):
-            before, after = tags_by_name(old), tags_by_name(new)
-            flips |= any(key in before and before[key] != value for key, value in after.items())
-        (changed if flips else unchanged).append(name)
-    assert changed and unchanged
-    for name in changed:
-        html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
-        assert 'class="gd-diff gd-diff-tagged" open' in html, name
-        assert 'class="gd-tag-change"' in html and "gd-dtag" in html, name
-    for name in unchanged:
-        html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
-        assert "gd-diff-tagged" not in html, name
-        assert html.count('<details class="gd-diff">') == len(onnx_operators()[("", name)]) - 1
+            pair = f'id="diff-{old.since_version}-{new.since_version}"'
+            assert html.count(pair) == 1, (name, pair)
+            tagged = f'<details class="gd-diff gd-diff-tagged" {pair} open>'
+            if flipped(old, new):
+                flips += 1
+                assert tagged in html, (name, pair)
+            else:
+                assert f'<details class="gd-diff" {pair}>' in html, (name, pair)
+        if any(flipped(old, new) for old, new in pairwise(versions)):
+            assert 'class="gd-tag-change"' in html and "gd-dtag" in html, name
+        else:
+            assert "gd-diff-tagged" not in html, name
+    assert flips
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -475,6 +482,6 @@ def test_hostile_text_is_shown_as_text(hostile_site: Path, lang: str) -> None:
     assert "&lt;script&gt;alert('script in schema text')&lt;/script&gt;" in html
     assert "&lt;img src=x onerror=&quot;alert('img onerror in schema text')&quot;&gt;" in html
     assert "[click me](javascript:alert('markdown link'))" in html
-    assert 'class="gd-diff gd-diff-tagged" open' in html  # version 2 tags X and Y
+    assert 'class="gd-diff gd-diff-tagged" id="diff-1-2" open' in html  # version 2 tags X and Y
     names = [p.name for p in hostile_pages(hostile_site)]
     assert not any("<" in n or "/" in n for n in names)
