@@ -35,10 +35,13 @@ from gendoc.examples import examples_of, read_examples, read_samples
 from gendoc.model import (
     Attribute,
     Differentiability,
+    FunctionBody,
     Option,
     Parameter,
     Reference,
     Schema,
+    SchemaDetails,
+    SchemaKey,
     TypeConstraint,
     domain_key,
     domain_label,
@@ -203,16 +206,50 @@ def convert_schema(op: Any) -> Schema:
     )
 
 
-_SchemaKey = tuple[str, str, int]
+def source_in_onnx(file: str, line: int) -> tuple[str, int] | None:
+    """Where a schema is defined, relative to onnx's repository, if it is one of onnx's files.
+
+    onnx records the path of the machine that built it (``/project/onnx/defs/nn/defs.cc``);
+    what follows its last ``onnx/defs/`` is the same in every build. A schema registered
+    from anywhere else (a project's own C++ or Python) has no place in onnx's repository.
+    """
+    parts = file.replace("\\", "/").split("/")
+    starts = [i for i in range(len(parts) - 1) if parts[i : i + 2] == ["onnx", "defs"]]
+    if not starts or line <= 0:
+        return None
+    return "/".join(parts[starts[-1] :]), line
 
 
-def _registered() -> dict[_SchemaKey, list[tuple[str, int]]]:
+def function_bodies(op: Any) -> tuple[FunctionBody, ...]:
+    """The printed body of a function operator for each opset version, versions sharing text
+    grouped (``MeanVarianceNormalization-13`` has one body for opset 13 and another from 18).
+    """
+    from onnx import printer  # the printer is only needed for the site's details
+
+    grouped: dict[str, list[int]] = {}
+    for version in sorted(int(v) for v in op.function_opset_versions):
+        proto = onnx.FunctionProto.FromString(op.get_function_with_opset_version(version))
+        grouped.setdefault(printer.to_text(proto), []).append(version)
+    return tuple(FunctionBody(tuple(versions), text) for text, versions in grouped.items())
+
+
+def schema_details(op: Any) -> SchemaDetails:
+    """What the site shows about one ``onnx.defs.OpSchema`` beyond its interface."""
+    return SchemaDetails(
+        has_inference=bool(op.has_type_and_shape_inference_function),
+        source=source_in_onnx(op.file, int(op.line)),
+        function_bodies=function_bodies(op) if op.has_function else (),
+        context_dependent=bool(op.has_context_dependent_function),
+    )
+
+
+def _registered() -> dict[SchemaKey, list[tuple[str, int]]]:
     """Every registered schema by (domain, name, version), with where each was defined.
 
     ``ai.onnx`` counts as the default domain: onnx stores it as a separate
     domain, but readers (and gendoc's ``--domain``) take it for ``""``.
     """
-    found: dict[_SchemaKey, list[tuple[str, int]]] = {}
+    found: dict[SchemaKey, list[tuple[str, int]]] = {}
     for op in defs.get_all_schemas_with_history():
         key = (domain_key(op.domain), op.name, int(op.since_version))
         found.setdefault(key, []).append((op.file, int(op.line)))
@@ -220,8 +257,8 @@ def _registered() -> dict[_SchemaKey, list[tuple[str, int]]]:
 
 
 def _overridden(
-    before: dict[_SchemaKey, list[tuple[str, int]]],
-    after: dict[_SchemaKey, list[tuple[str, int]]],
+    before: dict[SchemaKey, list[tuple[str, int]]],
+    after: dict[SchemaKey, list[tuple[str, int]]],
 ) -> str | None:
     """What an import did to a schema registered before it, if anything, as a sentence's end."""
     for key in sorted(before.keys() | after.keys()):
@@ -281,6 +318,7 @@ def collect(
     schema_modules: Iterable[str] = (),
     *,
     with_examples: bool = True,
+    with_details: bool = False,
     examples: Background | None = None,
 ) -> Reference:
     """Read every registered schema (all domains, all versions) into a Reference.
@@ -288,19 +326,21 @@ def collect(
     With ``with_examples``, the example snippets and sample implementations
     are read too: from ``examples`` when the caller started reading them
     already (see :func:`gendoc.installed.reference`), else here.
+    ``with_details`` adds each version's :class:`SchemaDetails` (the site shows them).
     """
     import_schema_modules(schema_modules)
-    schemas = sorted(
-        (convert_schema(op) for op in defs.get_all_schemas_with_history()),
-        key=schema_sort_key,
-    )
-    reference = Reference(onnx_version=onnx.__version__, schemas=tuple(schemas))
+    found = defs.get_all_schemas_with_history()
+    schemas = sorted((convert_schema(op) for op in found), key=schema_sort_key)
+    details = {}
+    if with_details:
+        details = {(op.domain, op.name, int(op.since_version)): schema_details(op) for op in found}
+    reference = Reference(onnx_version=onnx.__version__, schemas=tuple(schemas), details=details)
     if not with_examples:
         return reference
     onnx_dir = Path(onnx.__file__).parent
-    found = examples.result() if examples is not None else read_examples(onnx_dir)
+    found_examples = examples.result() if examples is not None else read_examples(onnx_dir)
     return replace(
         reference,
-        examples=examples_of(found, ml=bool(getattr(onnx, "ONNX_ML", True))),
+        examples=examples_of(found_examples, ml=bool(getattr(onnx, "ONNX_ML", True))),
         samples=read_samples(onnx_dir),
     )

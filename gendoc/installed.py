@@ -61,14 +61,16 @@ def _source_files(onnx_dir: Path) -> Iterator[Path]:
         yield package / name
 
 
-def _key(onnx_dir: Path, with_examples: bool) -> str | None:
+def _key(onnx_dir: Path, variant: str) -> str | None:
     try:
-        return fingerprint(f"{gendoc.__version__} {with_examples}", _source_files(onnx_dir))
+        return fingerprint(f"{gendoc.__version__} {variant}", _source_files(onnx_dir))
     except OSError:  # a file vanished while looking: onnx is being reinstalled
         return None
 
 
-def reference(schema_modules: Iterable[str] = (), *, with_examples: bool = True) -> Reference:
+def reference(
+    schema_modules: Iterable[str] = (), *, with_examples: bool = True, with_details: bool = False
+) -> Reference:
     """Every registered schema (all domains, all versions), plus ``schema_modules``'s.
 
     :func:`gendoc.collect.collect` with the cache in front of it.
@@ -87,10 +89,13 @@ def reference(schema_modules: Iterable[str] = (), *, with_examples: bool = True)
         with reading as examples:
             from gendoc.collect import collect  # imports onnx: only when the cache cannot answer
 
-            return collect(modules, with_examples=with_examples, examples=examples)
+            return collect(
+                modules, with_examples=with_examples, with_details=with_details, examples=examples
+            )
 
-    key = _key(onnx_dir, with_examples) if onnx_dir is not None and not modules else None
+    variant = f"{'examples' if with_examples else 'bare'}{'.details' if with_details else ''}"
+    key = _key(onnx_dir, variant) if onnx_dir is not None and not modules else None
     if key is None:
         return collect()
-    name = "reference.examples" if with_examples else "reference.bare"
+    name = f"reference.{variant}"
     return cached(name, key, collect, _REFERENCE, only_latest=True)

@@ -150,18 +150,57 @@ class Example:
 
 
 @dataclass(frozen=True)
+class FunctionBody:
+    """A function operator's body as ``onnx.printer`` writes it, and the opset versions it is for.
+
+    onnx may define a different body for some operator set versions of one schema version;
+    ``opset_versions`` are the versions that share this text, oldest first.
+    """
+
+    opset_versions: tuple[int, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class SchemaDetails:
+    """What a reader of one version may want beyond its interface, for the site.
+
+    ``source`` is the file that defines the schema, relative to onnx's repository
+    (``onnx/defs/math/defs.cc``), with its line; ``None`` for a schema defined outside
+    onnx. ``context_dependent`` marks a function whose body onnx builds for each node
+    (from its attributes and input types), so there is no one text to show.
+    """
+
+    has_inference: bool = False
+    source: tuple[str, int] | None = None
+    function_bodies: tuple[FunctionBody, ...] = ()
+    context_dependent: bool = False
+
+
+SchemaKey = tuple[str, str, int]
+"""(domain, name, since_version): one version of one operator, as :func:`schema_sort_key`."""
+
+
+@dataclass(frozen=True)
 class Reference:
     """The whole operator reference of one onnx installation.
 
     ``schemas`` is sorted by (domain, name, since_version). ``examples`` maps
     an operator name to its snippets, ``samples`` an operator name in lower
-    case to the source of its sample implementation.
+    case to the source of its sample implementation. ``details`` maps a
+    :func:`schema_sort_key` to its :class:`SchemaDetails` when they were collected
+    (for the site; snapshots and documents leave them out).
     """
 
     onnx_version: str
     schemas: tuple[Schema, ...]
     examples: dict[str, tuple[Example, ...]] = field(default_factory=dict)
     samples: dict[str, str] = field(default_factory=dict)
+    details: dict[SchemaKey, SchemaDetails] = field(default_factory=dict)
+
+    def details_of(self, schema: Schema) -> SchemaDetails:
+        """The details of one version; empty ones when they were not collected."""
+        return self.details.get(schema_sort_key(schema), _NO_DETAILS)
 
     @property
     def domains(self) -> list[str]:
@@ -211,6 +250,7 @@ class Reference:
             schemas=tuple(s for s in in_domains if not names or s.name in names),
             examples=self.examples,
             samples=self.samples,
+            details=self.details,
         )
 
     def select(self, *, ml: bool) -> Reference:
@@ -220,8 +260,12 @@ class Reference:
             schemas=tuple(s for s in self.schemas if (s.domain == ML_DOMAIN) == ml),
             examples=self.examples,
             samples=self.samples,
+            details=self.details,
         )
 
 
-def schema_sort_key(schema: Schema) -> tuple[str, str, int]:
+_NO_DETAILS = SchemaDetails()
+
+
+def schema_sort_key(schema: Schema) -> SchemaKey:
     return (schema.domain, schema.name, schema.since_version)

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from onnx import defs
 
 from tests.test_site_build import ROOT, build_hostile_site, build_site, hostile_pages
 
@@ -332,3 +333,83 @@ def test_each_language_has_its_404_page(page, site_url: str, lang: str, words: s
     page.goto(url_of(site_url, lang, "404.html"))
     assert page.locator("html").get_attribute("lang") == lang
     assert words in page.locator("article h1").inner_text()
+
+
+WIDTHS = {"wide": {"width": 1280, "height": 900}, "phone": NARROW}
+LABELS = {
+    "en": {"examples": "Examples", "support": "Support level: common", "body": "Function body"},
+    "zh": {"examples": "示例", "support": "支持级别：常规", "body": "函数体"},
+}
+
+
+def no_sideways_scroll(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_examples_function_body_and_facts_are_shown(page, site_url: str, lang, width) -> None:
+    """Relu's examples, Celu's function body, its support level and definition in onnx."""
+    import onnx
+
+    page.set_viewport_size(WIDTHS[width])
+    page.goto(url_of(site_url, lang, "operators/ai.onnx/Relu.html"))
+    assert page.locator("h2#examples").inner_text().startswith(LABELS[lang]["examples"])
+    example = page.locator("details.gd-example").first
+    example.locator("summary").click()
+    code = example.locator("pre code")
+    code.wait_for(state="visible")
+    assert "onnx.helper.make_node" in code.inner_text()
+    assert no_sideways_scroll(page) <= 0
+    shoot(page, f"examples-{lang}-{width}")
+
+    page.goto(url_of(site_url, lang, "operators/ai.onnx/Celu.html"))
+    body = page.locator(".gd-function pre code").first
+    assert body.is_visible() and "Elu" in body.inner_text()
+    assert page.locator(".gd-function .gd-part").first.inner_text() == LABELS[lang]["body"]
+    facts = page.locator("ul.gd-facts").first
+    assert LABELS[lang]["support"] in facts.inner_text()
+    source = facts.locator("a").get_attribute("href") or ""
+    assert source.startswith("https://github.com/onnx/onnx/blob/") and "/onnx/defs/" in source
+    assert f"onnx {onnx.__version__}" in page.locator("footer .md-copyright").inner_text()
+    if width == "wide":  # the navigation marks the operator's domain
+        marked = page.locator("nav.md-nav--primary .md-nav__item--active > a.md-nav__link")
+        assert "ai.onnx" in marked.last.inner_text()
+    assert no_sideways_scroll(page) <= 0
+    body.scroll_into_view_if_needed()
+    shoot(page, f"function-{lang}-{width}")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_distant_versions_compared_from_the_domain_index(page, site_url: str, lang, width) -> None:
+    """Domain index -> filter -> Reshape's comparison -> the diff of versions two apart, where the
+    types onnx appended (read from onnx here) are marked words."""
+    schemas = sorted(
+        (s for s in defs.get_all_schemas_with_history() if s.name == "Reshape" and not s.domain),
+        key=lambda s: s.since_version,
+    )
+    old, new = schemas[-3], schemas[-1]
+    appended = set(new.type_constraints[0].allowed_type_strs) - set(
+        old.type_constraints[0].allowed_type_strs
+    )
+    assert appended
+    page.set_viewport_size(WIDTHS[width])
+    page.goto(url_of(site_url, lang, "operators/ai.onnx/index.html"))
+    page.locator("input.gd-filter").fill("resha")
+    rows = page.locator("article table tbody tr:visible")
+    assert rows.count() == 1 and rows.first.locator("td").first.inner_text() == "Reshape"
+    rows.first.locator("a[href$='#compare']").click()
+    page.wait_for_url("**/Reshape.html#compare")
+    pair = f"diff-{old.since_version}-{new.since_version}"
+    page.locator(f"ul.gd-compare a[href='#{pair}']").click()
+    page.wait_for_url(f"**#{pair}")
+    diff = page.locator(f"details#{pair}")
+    marked = diff.locator("ins.gd-w")
+    marked.first.wait_for(state="visible")
+    assert diff.get_attribute("open") is not None
+    words = " ".join(marked.all_inner_texts())
+    assert all(name in words for name in appended), (words, appended)
+    assert no_sideways_scroll(page) <= 0
+    marked.first.scroll_into_view_if_needed()
+    shoot(page, f"compare-{lang}-{width}")

@@ -21,6 +21,7 @@ from itertools import pairwise
 from pathlib import Path, PurePosixPath
 
 import pytest
+from markupsafe import escape
 from onnx import defs
 
 from gendoc.audit import audit_reference
@@ -300,25 +301,112 @@ def test_the_statement_on_undefined_is_made_once_at_the_top(site: Path) -> None:
     assert 'href="../index.html#differentiability"' in reshape
 
 
+def flipped(old: defs.OpSchema, new: defs.OpSchema) -> bool:
+    """Whether a parameter kept under its name changed its tag between the two versions."""
+    before, after = tags_by_name(old), tags_by_name(new)
+    return any(key in before and before[key] != value for key, value in after.items())
+
+
 def test_diffs_between_versions_make_tag_changes_stand_out(site: Path) -> None:
-    changed, unchanged = [], []
+    flips = 0
     for (domain, name), versions in onnx_operators().items():
         if domain or len(versions) < 2:
             continue
-        flips = False
+        html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
         for old, new in pairwise(versions):
-            before, after = tags_by_name(old), tags_by_name(new)
-            flips |= any(key in before and before[key] != value for key, value in after.items())
-        (changed if flips else unchanged).append(name)
-    assert changed and unchanged
-    for name in changed:
+            pair = f'id="diff-{old.since_version}-{new.since_version}"'
+            assert html.count(pair) == 1, (name, pair)
+            tagged = f'<details class="gd-diff gd-diff-tagged" {pair} open>'
+            if flipped(old, new):
+                flips += 1
+                assert tagged in html, (name, pair)
+            else:
+                assert f'<details class="gd-diff" {pair}>' in html, (name, pair)
+        if any(flipped(old, new) for old, new in pairwise(versions)):
+            assert 'class="gd-tag-change"' in html and "gd-dtag" in html, name
+        else:
+            assert "gd-diff-tagged" not in html, name
+    assert flips
+
+
+EXAMPLES_HEADING = {"en": "Examples", "zh": "示例"}
+RELEASE = re.compile(r"\d+\.\d+\.\d+(rc\d+)?")
+"""An onnx version with a tag in onnx's repository; links of other versions go to main."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_operator_pages_show_onnx_examples_as_code(site: Path, lang: str) -> None:
+    """Every snippet of onnx's backend test cases (read as test_onnx_compat checks) is shown."""
+    from gendoc.examples import examples_of, onnx_folder, read_examples
+
+    examples = examples_of(read_examples(onnx_folder()), ml=True)
+    shown = 0
+    for (domain, name), _ in onnx_operators().items():
+        found = examples.get(name, ())
+        if domain or not found:
+            continue
+        html = article(page(site, lang, f"operators/ai.onnx/{name}.html"))
+        assert f'id="examples">{EXAMPLES_HEADING[lang]}' in html, name
+        for example in found:
+            assert f"<summary><code>{escape(example.summary)}</code></summary>" in html
+            code = f'<code class="language-python">{escape(example.code)}</code>'
+            assert code in html, (name, example.summary)
+            shown += 1
+    assert shown > 500
+
+
+def test_function_bodies_are_onnx_printer_text(site: Path) -> None:
+    """Each body printed here from onnx (not through gendoc) is on its operator's page."""
+    import onnx
+    from onnx import printer
+
+    bodies = 0
+    for (domain, name), versions in onnx_operators().items():
+        if domain:
+            continue
         html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
-        assert 'class="gd-diff gd-diff-tagged" open' in html, name
-        assert 'class="gd-tag-change"' in html and "gd-dtag" in html, name
-    for name in unchanged:
-        html = article(page(site, "en", f"operators/ai.onnx/{name}.html"))
-        assert "gd-diff-tagged" not in html, name
-        assert html.count('<details class="gd-diff">') == len(onnx_operators()[("", name)]) - 1
+        for schema in versions:
+            if not schema.has_function:
+                continue
+            for version in schema.function_opset_versions:
+                proto = onnx.FunctionProto.FromString(
+                    schema.get_function_with_opset_version(version)
+                )
+                assert escape(printer.to_text(proto)) in html, (name, version)
+                bodies += 1
+    assert bodies > 20
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_version_shows_support_inference_and_its_definition(site: Path, lang: str) -> None:
+    import onnx
+
+    support = {"en": "Support level: common", "zh": "支持级别：常规"}[lang]
+    for name in ("Reshape", "Celu", "Relu"):
+        html = article(page(site, lang, f"operators/ai.onnx/{name}.html"))
+        for schema in onnx_operators()[("", name)]:
+            path = schema.file[schema.file.rindex("onnx/defs/") :]
+            ref = f"v{onnx.__version__}" if RELEASE.fullmatch(onnx.__version__) else "main"
+            url = f"https://github.com/onnx/onnx/blob/{ref}/{path}#L{schema.line}"
+            assert f'<a href="{url}">' in html, (name, schema.since_version)
+        assert html.count(f"<li>{support}</li>") == len(onnx_operators()[("", name)])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_page_names_the_onnx_release(site: Path, lang: str) -> None:
+    import onnx
+
+    root = site if lang == "en" else site / lang
+    pages = [
+        p for p in root.rglob("*.html") if lang != "en" or "zh" not in p.relative_to(site).parts
+    ]
+    assert len(pages) > 200
+    version = onnx.__version__
+    wanted = f'/onnx/onnx/releases/tag/v{version}">onnx {version}</a>'
+    if not RELEASE.fullmatch(version):  # a development build has no tag: its version only
+        wanted = f"onnx {version}"
+    for path in pages:
+        assert wanted in path.read_text(encoding="utf-8"), path
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -514,6 +602,6 @@ def test_hostile_text_is_shown_as_text(hostile_site: Path, lang: str) -> None:
     assert "&lt;script&gt;alert('script in schema text')&lt;/script&gt;" in html
     assert "&lt;img src=x onerror=&quot;alert('img onerror in schema text')&quot;&gt;" in html
     assert "[click me](javascript:alert('markdown link'))" in html
-    assert 'class="gd-diff gd-diff-tagged" open' in html  # version 2 tags X and Y
+    assert 'class="gd-diff gd-diff-tagged" id="diff-1-2" open' in html  # version 2 tags X and Y
     names = [p.name for p in hostile_pages(hostile_site)]
     assert not any("<" in n or "/" in n for n in names)

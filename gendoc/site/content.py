@@ -28,7 +28,7 @@ def templates_key(templates: Path | None) -> str:
 def _load(
     schemas: tuple[str, ...], domains: tuple[str, ...], templates: Path | None, key: str
 ) -> SiteContent:
-    reference = installed.reference(schemas, with_examples=False)
+    reference = installed.reference(schemas, with_details=True)
     reference = reference.scope(domains)
     return SiteContent(reference, static_findings(reference), templates)
 

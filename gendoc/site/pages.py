@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
@@ -30,14 +31,16 @@ from gendoc.resources import templates_root
 from gendoc.site import coverage, evidence_pages
 from gendoc.site.fragments import Rendered, cut
 from gendoc.site.markup import heading_id, page_title, tag_badge
+from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.paths import PagePaths
-from gendoc.site.versions_diff import operator_diffs
+from gendoc.site.versions_diff import distant_diffs, operator_diffs
 from gendoc.stats import Tally, tally_schemas
 
 OPERATORS_INDEX = "operators/index.md"
 COVERAGE_PAGE = "coverage.md"
 COVERAGE_CHART = "coverage.svg"
 AUDIT_PAGE = "audit.md"
+FOOTER = "site/footer.html.j2"
 STATIC_RULES = [rule for rule in RULES.values() if not (rule.numeric or rule.evidence)]
 
 
@@ -58,6 +61,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "page_title": page_title,
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
         "version_diffs": lambda op: operator_diffs(op.versions, display),
+        "distant_diffs": lambda op: distant_diffs(op.versions, display),
     }
     return env
 
@@ -85,6 +89,7 @@ class SiteContent:
     templates: Path | None = None
     _rendered: dict[tuple[str, str], Rendered] = field(default_factory=dict, repr=False)
     _envs: dict[str, jinja2.Environment] = field(default_factory=dict, repr=False)
+    _footers: dict[str, Markup] = field(default_factory=dict, repr=False)
 
     def env(self, lang: str) -> jinja2.Environment:
         if lang not in self._envs:
@@ -138,6 +143,15 @@ class SiteContent:
         specs += [PageSpec(*spec) for spec in evidence_pages.specs(self)]
         return {spec.path: spec for spec in specs}
 
+    @cached_property
+    def operator_domains(self) -> dict[str, str]:
+        """The domain index of each operator page, for the navigation to mark."""
+        return {
+            spec.path: self.domain_index(spec.context["op"].domain)
+            for spec in self.pages.values()
+            if "op" in spec.context
+        }
+
     @property
     def domain_indexes(self) -> list[str]:
         """The index page of every domain, for the navigation."""
@@ -175,6 +189,26 @@ class SiteContent:
 
     def anchor(self, domain: str, name: str) -> str:
         return self.paths.anchor(domain, name)
+
+    def source_url(self, source: tuple[str, int]) -> str:
+        return source_url(self.reference.onnx_version, source)
+
+    def release_url(self) -> str | None:
+        return release_url(self.reference.onnx_version)
+
+    def footer(self, lang: str) -> Markup:
+        """The footer's lines of a language, for the theme (``partials/copyright.html``)."""
+        if lang not in self._footers:
+            template = self.env(lang).get_template(FOOTER)
+            context = {"reference": self.reference, "site": self, "lang": lang}
+            self._footers[lang] = Markup(template.render(context))
+        return self._footers[lang]
+
+    def evidence_page_of(self, op: Operator) -> str | None:
+        """The page of the evidence about ``op``'s tags, when a source knows the operator."""
+        if not evidence_pages.has_evidence(op):
+            return None
+        return evidence_pages.evidence_page(self.operator_page(op.domain, op.name))
 
     def findings_of(self, op: Operator) -> list[Finding]:
         return self.findings_by_operator.get((op.domain, op.name), [])

@@ -108,6 +108,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """What the generated pages depend on (see :mod:`gendoc.site.build_cache`)."""
     site_key = ""
     """What the Markdown conversions of the language being built depend on, besides the page."""
+    marked: Page | None = None
+    """The domain index the navigation marks while one of its operator pages is written."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -213,7 +215,19 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         rendered = self.rendered.get(page.file.src_uri)
         if rendered and page.content is not None:
             page.content = rendered.fill(page.content, indexed=False)
+        index = self.content.operator_domains.get(_generated_path(page))
+        if index is not None:
+            wanted = f"{page.file.src_uri.partition('/')[0]}/{index}"
+            self.marked = next((p for p in nav.pages if p.file.src_uri == wanted), None)
+            if self.marked is not None:
+                self.marked.active = True  # the theme marks it, and its section, in the nav
         return context
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        if self.marked is not None:
+            self.marked.active = False
+            self.marked = None
+        return output
 
     def _write_operator_names(self, path: Path) -> None:
         """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
@@ -238,9 +252,11 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return server
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> None:
-        """Keep the theme's compiled templates for the other language and later builds."""
+        """Keep the theme's compiled templates for the other language and later builds;
+        give the theme gendoc's footer (see partials/copyright.html)."""
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
+        env.globals["gendoc_footer"] = self.content.footer
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""

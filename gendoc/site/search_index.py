@@ -32,12 +32,13 @@ BUNDLE = "pagefind"
 ENTRY = "pagefind-entry.json"
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
-# without permalink signs, and without the older versions and diffs that repeat the newest one.
+# without permalink signs, without the older versions and diffs that repeat the newest one, and
+# without code (examples, function bodies) and lists of facts and links every page repeats.
 PAGEFIND_ARGS = (
     "--exclude-selectors",
     ".headerlink",
     "--exclude-selectors",
-    "details.gd-diff",
+    "details.gd-diff, details.gd-example, div.gd-function, ul.gd-facts, ul.gd-compare",
     "--exclude-selectors",
     "div.gd-version:not(:first-of-type)",
     "--silent",

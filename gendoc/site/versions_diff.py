@@ -1,4 +1,4 @@
-"""Line-by-line differences between consecutive versions of one operator.
+"""Line-by-line differences between two versions of one operator.
 
 Each version is flattened into plain text lines: the doc, then one line per
 attribute, input, output and type constraint, each followed by its
@@ -7,20 +7,36 @@ shown as a unified diff with a few lines of context. A parameter whose
 differentiability tag differs between the versions is a *tag change*: its
 lines are flagged so that the page can make them stand out, and the change
 is also listed on its own above the diff.
+
+A changed line is often one long line with a small change (a type appended to
+a constraint's list of thirty), so a removed line and the added line that
+replaces it are compared word by word too, and the words that differ are
+marked: the reader sees ``tensor(float8e8m0)`` instead of hunting for it.
 """
 
 from __future__ import annotations
 
 import difflib
 import inspect
+import re
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import combinations, pairwise
 
 from gendoc.display import Display
 from gendoc.model import Schema
 from gendoc.pairing import TagChange, tag_changes
 
 CONTEXT = 3
+WORD_MATCH = 0.5
+"""How alike (difflib's ratio of their words) a removed and an added line must be for their
+words to be compared; below it the lines are unrelated and marking words would be noise."""
+# A word: a name with any parenthesised type after it (``tensor(float)``, ``seq(tensor(int8))``),
+# a run of spaces, or one sign.
+_WORD = re.compile(r"\w[\w.()]*|\s+|[^\w\s]")
+
+_Param = tuple[str, str]
+Words = tuple[tuple[str, bool], ...]
+"""A line cut into runs of words, each marked when it differs from the other line."""
 
 
 @dataclass(frozen=True)
@@ -28,7 +44,7 @@ class Line:
     """One line of a version's text; ``param`` names the parameter it heads, if any."""
 
     text: str
-    param: tuple[str, str] | None = None
+    param: _Param | None = None
 
 
 @dataclass(frozen=True)
@@ -38,6 +54,8 @@ class DiffLine:
     kind: str
     text: str
     tag_change: bool = False
+    words: Words = ()
+    """The line in runs, changed runs marked, when it replaces a similar line; else empty."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +90,36 @@ def version_lines(schema: Schema, display: Display) -> list[Line]:
     return lines
 
 
+def word_diff(old: str, new: str) -> tuple[Words, Words]:
+    """Both lines in runs of words, the runs that differ marked; nothing when too unlike."""
+    a, b = _WORD.findall(old), _WORD.findall(new)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.ratio() < WORD_MATCH:
+        return (), ()
+    old_runs: list[tuple[str, bool]] = []
+    new_runs: list[tuple[str, bool]] = []
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if i1 < i2:
+            old_runs.append(("".join(a[i1:i2]), op != "equal"))
+        if j1 < j2:
+            new_runs.append(("".join(b[j1:j2]), op != "equal"))
+    return tuple(old_runs), tuple(new_runs)
+
+
+def _replaced(removed: list[Line], added: list[Line], changed: set[_Param]) -> list[DiffLine]:
+    """A block of removed lines and the block that replaced it, lines paired in order."""
+    old_words: list[Words] = [()] * len(removed)
+    new_words: list[Words] = [()] * len(added)
+    for n in range(min(len(removed), len(added))):
+        old_words[n], new_words[n] = word_diff(removed[n].text, added[n].text)
+    out = []
+    for kind, lines, words in (("-", removed, old_words), ("+", added, new_words)):
+        out += [
+            DiffLine(kind, x.text, x.param in changed, w) for x, w in zip(lines, words, strict=True)
+        ]
+    return out
+
+
 def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
     """The unified diff of two versions, with context, tag changes flagged."""
     changes = list(tag_changes(old, new))
@@ -85,12 +133,23 @@ def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
         for op, i1, i2, j1, j2 in group:
             if op == "equal":
                 out += [DiffLine(" ", line.text) for line in a[i1:i2]]
-                continue
-            out += [DiffLine("-", x.text, x.param in changed) for x in a[i1:i2]]
-            out += [DiffLine("+", x.text, x.param in changed) for x in b[j1:j2]]
+            else:
+                out += _replaced(a[i1:i2], b[j1:j2], changed)
     return VersionDiff(old, new, tuple(out), tuple(changes))
 
 
 def operator_diffs(versions: tuple[Schema, ...], display: Display) -> dict[int, VersionDiff]:
     """For each version but the first, its diff from the version before, by since_version."""
     return {new.since_version: diff_versions(old, new, display) for old, new in pairwise(versions)}
+
+
+def distant_diffs(versions: tuple[Schema, ...], display: Display) -> list[VersionDiff]:
+    """The diff of every pair of versions that are not neighbours, oldest pairs first.
+
+    Neighbours are diffed under each version already (:func:`operator_diffs`).
+    """
+    return [
+        diff_versions(old, new, display)
+        for (i, old), (j, new) in combinations(enumerate(versions), 2)
+        if j > i + 1
+    ]

@@ -7,6 +7,10 @@
  * is drawn here (a few lines instead of Pagefind's 120 KB UI). Pagefind ranks
  * "ConvInteger" above "Conv" for "conv", so an operator whose name is the query is put
  * first from the list of names the gendoc plugin writes (assets/operator-names.json).
+ *
+ * Filter: a domain's index has a box (hidden until this script shows it) that hides the
+ * rows of its table whose operator name lacks the box's text. It lives here rather than
+ * in the page, so that no generated page carries a script of its own.
  */
 (function () {
   "use strict";
@@ -155,6 +159,18 @@
       if (!search.contains(event.target)) {
         setOpen(false);
       }
+    });
+  }
+
+  var filter = document.querySelector("input.gd-filter");
+  if (filter) {
+    var rows = Array.from(document.querySelectorAll(".md-content table tbody tr"));
+    filter.hidden = false;
+    filter.addEventListener("input", function () {
+      var wanted = filter.value.trim().toLowerCase();
+      rows.forEach(function (row) {
+        row.hidden = wanted !== "" && row.cells[0].textContent.toLowerCase().indexOf(wanted) < 0;
+      });
     });
   }
 
