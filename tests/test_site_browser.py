@@ -413,3 +413,27 @@ def test_distant_versions_compared_from_the_domain_index(page, site_url: str, la
     assert no_sideways_scroll(page) <= 0
     marked.first.scroll_into_view_if_needed()
     shoot(page, f"compare-{lang}-{width}")
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_chinese_audit_page_is_chinese(page, site_url: str, width: int) -> None:
+    """Rule titles and finding messages as the shipped catalog translates them, none in English."""
+    from gendoc.audit import RULES
+    from gendoc.i18n import translations
+
+    gettext = translations("zh").gettext
+    SEVERITIES = ("error", "warning", "info")  # noqa: N806 - the English labels
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(url_of(site_url, "zh", "audit.html"))
+    text = page.locator("article").inner_text()
+    shown = [rule for rule in RULES.values() if rule.id in text]
+    assert len(shown) >= 3
+    for rule in shown:
+        assert gettext(rule.title) != rule.title, rule.id
+        assert rule.title not in text, rule.id
+    rows = page.locator("article table.gd-findings tr:has(td)").all()
+    assert len(rows) > 10
+    for row in rows[:60]:
+        severity, *_, message = row.locator("td").all_inner_texts()
+        assert severity in {gettext(s) for s in SEVERITIES} and severity not in SEVERITIES
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in message), message
