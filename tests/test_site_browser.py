@@ -422,7 +422,7 @@ def test_the_chinese_audit_page_is_chinese(page, site_url: str, width: int) -> N
     from gendoc.i18n import translations
 
     gettext = translations("zh").gettext
-    SEVERITIES = ("error", "warning", "info")  # noqa: N806 - the English labels
+    english = ("error", "warning", "info")
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(url_of(site_url, "zh", "audit.html"))
     text = page.locator("article").inner_text()
@@ -435,5 +435,5 @@ def test_the_chinese_audit_page_is_chinese(page, site_url: str, width: int) -> N
     assert len(rows) > 10
     for row in rows[:60]:
         severity, *_, message = row.locator("td").all_inner_texts()
-        assert severity in {gettext(s) for s in SEVERITIES} and severity not in SEVERITIES
+        assert severity in {gettext(s) for s in english} and severity not in english
         assert any("\u4e00" <= ch <= "\u9fff" for ch in message), message
