@@ -33,12 +33,14 @@ ENTRY = "pagefind-entry.json"
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
 # without permalink signs, without the older versions and diffs that repeat the newest one, and
-# without code (examples, function bodies) and lists of facts and links every page repeats.
+# without code (examples, function bodies), lists of facts and links every page repeats, and
+# the evidence tables (a badge per cell would drown the guide in a search for a tag).
 PAGEFIND_ARGS = (
     "--exclude-selectors",
     ".headerlink",
     "--exclude-selectors",
-    "details.gd-diff, details.gd-example, div.gd-function, ul.gd-facts, ul.gd-compare",
+    "details.gd-diff, details.gd-example, div.gd-function, ul.gd-facts, ul.gd-compare,"
+    " table.gd-evidence",
     "--exclude-selectors",
     "div.gd-version:not(:first-of-type)",
     "--silent",
