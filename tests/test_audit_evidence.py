@@ -95,7 +95,9 @@ def test_a_framework_refusal_outranks_a_slope_as_an_info_note(reference: Referen
         reference,
         AuditOptions(ops=["NegativeLogLikelihoodLoss"], numeric=True, evidence=True, jobs=1),
     )
-    found = _finding(report, "NegativeLogLikelihoodLoss", 22, "input weight")
+    loss = "NegativeLogLikelihoodLoss"
+    newest = max(s.since_version for s in reference.schemas if s.name == loss)
+    found = _finding(report, loss, newest, "input weight")
     assert (found.rule, found.severity) == ("GD203", Severity.INFO)
     assert "treat this input as a hyperparameter" in found.message
     votes = {v.source: v.verdict for v in found.evidence}

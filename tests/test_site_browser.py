@@ -349,7 +349,8 @@ def no_sideways_scroll(page) -> int:
 @pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_examples_function_body_and_facts_are_shown(page, site_url: str, lang, width) -> None:
-    """Relu's examples, Celu's function body, its support level and definition in onnx."""
+    """Relu's examples, HardSwish's function body (a function in every onnx gendoc supports),
+    its support level and definition in onnx."""
     import onnx
 
     page.set_viewport_size(WIDTHS[width])
@@ -363,9 +364,9 @@ def test_examples_function_body_and_facts_are_shown(page, site_url: str, lang, w
     assert no_sideways_scroll(page) <= 0
     shoot(page, f"examples-{lang}-{width}")
 
-    page.goto(url_of(site_url, lang, "operators/ai.onnx/Celu.html"))
+    page.goto(url_of(site_url, lang, "operators/ai.onnx/HardSwish.html"))
     body = page.locator(".gd-function pre code").first
-    assert body.is_visible() and "Elu" in body.inner_text()
+    assert body.is_visible() and "HardSigmoid" in body.inner_text()
     assert page.locator(".gd-function .gd-part").first.inner_text() == LABELS[lang]["body"]
     facts = page.locator("ul.gd-facts").first
     assert LABELS[lang]["support"] in facts.inner_text()
