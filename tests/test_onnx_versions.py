@@ -70,21 +70,22 @@ def _gendoc_with(setup: str, tmp_path: Path) -> subprocess.CompletedProcess[str]
     )
 
 
-def test_without_onnx_the_error_is_one_line(tmp_path: Path) -> None:
-    result = _gendoc_with("sys.modules['onnx'] = None  # import onnx now fails", tmp_path)
-    assert result.returncode == 2
-    assert result.stderr == (
-        "gendoc: error: onnx is not installed: pip install 'gendoc[onnx]', "
-        "or onnx-weekly for onnx's main branch\n"
-    )
-    assert not (tmp_path / "out").exists()
-
-
-def test_too_old_onnx_is_one_line(tmp_path: Path) -> None:
-    result = _gendoc_with("import onnx\nonnx.__version__ = '1.15.0'", tmp_path)
-    assert result.returncode == 2
-    assert result.stderr == (
-        "gendoc: error: onnx 1.15.0 is too old: gendoc needs onnx >= 1.16 "
-        "(pip install 'gendoc[onnx]')\n"
-    )
+@pytest.mark.parametrize(
+    ("setup", "error"),
+    [
+        (
+            "sys.modules['onnx'] = None  # import onnx now fails",
+            "onnx is not installed: pip install 'gendoc[onnx]', or onnx-weekly for onnx's main "
+            "branch",
+        ),
+        (
+            "import onnx\nonnx.__version__ = '1.15.0'",
+            "onnx 1.15.0 is too old: gendoc needs onnx >= 1.16 (pip install 'gendoc[onnx]')",
+        ),
+    ],
+    ids=["missing", "too-old"],
+)
+def test_an_unusable_onnx_is_one_line(tmp_path: Path, setup: str, error: str) -> None:
+    result = _gendoc_with(setup, tmp_path)
+    assert (result.returncode, result.stderr) == (2, f"gendoc: error: {error}\n")
     assert not (tmp_path / "out").exists()
