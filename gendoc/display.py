@@ -27,7 +27,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from gendoc.i18n import N_, NP_
+from gendoc.i18n import N_, NP_, translated_args
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
 from gendoc.stats import tally
 
@@ -285,7 +285,8 @@ class Display:
 
     def message(self, message: Any) -> Markup:
         """An audit message (an id and its arguments) for Markdown: the arguments escaped."""
-        args = {k: md_escape(v) if isinstance(v, str) else v for k, v in message.args.items()}
+        args = translated_args(message.args, self.gettext)
+        args = {k: md_escape(v) if isinstance(v, str) else v for k, v in args.items()}
         return Markup(self.gettext(message.id).format(**args))
 
     def location(self, finding: Any) -> str:

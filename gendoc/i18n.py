@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gettext
 import io
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +38,24 @@ ENGLISH = gettext.NullTranslations()
 def N_(message: str) -> str:
     """Mark a message for extraction; it is translated where it is displayed."""
     return message
+
+
+class Term(str):
+    """A placeholder value that is itself a word of the catalog, such as a tag.
+
+    ``differentiable`` inside a Chinese sentence must read 可微: a translated
+    message translates its terms with the same catalog. Everywhere else (the
+    English text, the JSON) a term is the plain string it is.
+    """
+
+    __slots__ = ()
+
+
+def translated_args(
+    args: Mapping[str, object], translate: Callable[[str], str]
+) -> dict[str, object]:
+    """``args`` with every :class:`Term` translated."""
+    return {k: translate(v) if isinstance(v, Term) else v for k, v in args.items()}
 
 
 def NP_(singular: str, plural: str) -> tuple[str, str]:

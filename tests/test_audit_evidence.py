@@ -140,7 +140,7 @@ def test_text_and_markdown_show_the_verdict_in_both_languages(
     text = format_text(report, "zh")
     assert (
         "提示 GD202 ai.onnx BatchNormalization-15 输入 input_mean: "
-        "标为 differentiable，但有一个来源建议 non-differentiable：onnxruntime"
+        "标为可微，但有一个来源建议不可微：onnxruntime"
     ) in text
     assert f"证据来源 pytorch：unavailable: {TORCH_MISSING}" in text
     markdown = format_markdown(report, "en")

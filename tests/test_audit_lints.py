@@ -309,11 +309,11 @@ def test_gd009_compares_roles_across_the_recurrent_family() -> None:
     by_parameter = {(f.op, str(f.parameter)): f.message for f in findings}
     assert by_parameter == {
         ("LSTM", "input initial_c"): "tagged differentiable, but the same role is tagged "
-        "otherwise in LSTM-14 initial_h non-differentiable, RNN-14 initial_h non-differentiable",
+        "non-differentiable in LSTM-14 initial_h, RNN-14 initial_h",
         ("LSTM", "input initial_h"): "tagged non-differentiable, but the same role is tagged "
-        "otherwise in LSTM-14 initial_c differentiable",
+        "differentiable in LSTM-14 initial_c",
         ("RNN", "input initial_h"): "tagged non-differentiable, but the same role is tagged "
-        "otherwise in LSTM-14 initial_c differentiable",
+        "differentiable in LSTM-14 initial_c",
     }
     other_domain = schema("RNN", [param("X", N)], [param("Y_h", D)], domain="custom")
     alone = [f for f in found(lstm) if f[0] == "GD009"]

@@ -205,3 +205,21 @@ def test_json_carries_enum_values_and_translatable_messages() -> None:
     assert broken["message_id"] == "evaluation failed: {error}"
     assert broken["message"] == "evaluation failed: " + broken["args"]["error"]
     assert Message(broken["message_id"], tuple(broken["args"].items())).text == broken["message"]
+
+
+def test_tags_inside_a_translated_message_are_translated_too() -> None:
+    """A tag in a Chinese finding reads as the catalog's word for it; JSON keeps the tag's value."""
+    from gendoc.i18n import Term, translations
+
+    zh = translations("zh").gettext
+    with_tags = [
+        f for f in _every_finding() if any(isinstance(v, Term) for v in f.text.args.values())
+    ]
+    assert {f.rule for f in with_tags} >= {"GD005", "GD006"}
+    for finding in with_tags:
+        text = finding.text.format(zh)
+        tags = [v for v in finding.text.args.values() if isinstance(v, Term)]
+        for tag in tags:
+            assert zh(tag) != tag and zh(tag) in text, (finding.rule, text)
+        assert "differentiable" not in text and "undefined" not in text, (finding.rule, text)
+        assert set(tags) <= set(finding.text.to_dict()["args"].values())

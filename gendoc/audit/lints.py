@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
 from gendoc.audit.messages import N_, Arg
+from gendoc.i18n import Term
 from gendoc.model import Differentiability, Operator, Parameter, Reference, Schema
 from gendoc.pairing import pair_versions
 
@@ -198,9 +199,9 @@ def check_tag_flip(op: Operator) -> Iterator[Finding]:
                     after,
                     where,
                     N_("tag changed from {old} in version {before} to {new}"),
-                    old=old.differentiability.value,
+                    old=Term(old.differentiability.value),
                     before=before.since_version,
-                    new=new.differentiability.value,
+                    new=Term(new.differentiability.value),
                 )
 
 
@@ -214,7 +215,7 @@ def check_tag_dropped(op: Operator) -> Iterator[Finding]:
                     after,
                     where,
                     N_("tag dropped: {old} in version {before}, undefined now"),
-                    old=old.differentiability.value,
+                    old=Term(old.differentiability.value),
                     before=before.since_version,
                 )
 
@@ -311,18 +312,17 @@ def check_family_consistency(reference: Reference) -> Iterator[Finding]:
                 if (schema.name, schema.since_version, where) in seen:
                     continue
                 seen.add((schema.name, schema.since_version, where))
-                others = [
-                    f"{s.name}-{s.since_version} {w.name} {p.differentiability.value}"
-                    for s, w, p in members
-                    if p.differentiability is not param.differentiability
-                ]
+                tag = param.differentiability
+                # undefined members are left out, so the others all carry the one other tag
+                others = [(s, w, p) for s, w, p in members if p.differentiability is not tag]
                 yield _finding(
                     "GD009",
                     schema,
                     where,
-                    N_("tagged {tag}, but the same role is tagged otherwise in {others}"),
-                    tag=param.differentiability.value,
-                    others=", ".join(others),
+                    N_("tagged {tag}, but the same role is tagged {other} in {others}"),
+                    tag=Term(tag.value),
+                    other=Term(others[0][2].differentiability.value),
+                    others=", ".join(f"{s.name}-{s.since_version} {w.name}" for s, w, _ in others),
                 )
 
 

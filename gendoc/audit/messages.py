@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TypeAlias
 
-from gendoc.i18n import N_
+from gendoc.i18n import N_, translated_args
 
 __all__ = ["N_", "Arg", "Message", "placeholders", "renamed", "say"]
 
@@ -64,8 +64,9 @@ class Message:
 
     def format(self, translate: Callable[[str], str] | None = None) -> str:
         """The message in the language of ``translate`` (a gettext function); English without."""
-        template = translate(self.id) if translate else self.id
-        return template.format(**self.args)
+        if translate is None:
+            return self.id.format(**self.args)
+        return translate(self.id).format(**translated_args(self.args, translate))
 
     @property
     def text(self) -> str:

@@ -31,6 +31,7 @@ from gendoc.audit.results import NumericResult
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import NUMERIC, Strength, Suggestion, combine
+from gendoc.i18n import Term
 from gendoc.model import Differentiability, Reference, Schema
 
 UNDEFINED = Differentiability.UNDEFINED
@@ -79,10 +80,10 @@ def _names(lines: Iterable[str]) -> str:
 
 def _rule(s: Suggestion) -> tuple[str, str, dict[str, Arg]] | None:
     """The rule, template and arguments for one suggestion, or ``None`` for no finding."""
-    suggested = s.suggested.value if s.suggested else ""
+    suggested = Term(s.suggested.value) if s.suggested else ""
     if s.is_problem:
         args: dict[str, Arg] = {
-            "current": s.current.value,
+            "current": Term(s.current.value),
             "suggested": suggested,
             "sources": _names(s.support),
         }
