@@ -150,7 +150,9 @@ class TorchSource:
     @staticmethod
     def _inputs(spec: TorchOp, seed: int, probed: set[str]) -> dict[str, Any]:
         """Seeded inputs; the float ones named in ``probed`` require a gradient."""
-        torch.manual_seed(seed)
+        # The CPU generator alone: torch.manual_seed also seeds every accelerator back-end,
+        # formatting a stack trace for each lazy call, which cost more than the evaluation.
+        torch.default_generator.manual_seed(seed)
         rng = np.random.default_rng(seed)
         inputs = {name: build(builder, rng) for name, builder in spec.inputs.items()}
         for name in probed:
