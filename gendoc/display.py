@@ -11,8 +11,9 @@ for the context they land in: :func:`md_name` for Markdown text (a name that
 is a plain identifier is left as it is, so the committed references do not
 change; anything else has every character that could open Markdown or HTML
 syntax written as a character reference), :func:`markupsafe.escape` inside
-HTML. Schema prose goes through :func:`schema_text`, which renders Markdown
-with raw HTML off.
+HTML. Schema prose goes through :meth:`Display.schema_text`, which renders it
+with :mod:`gendoc.schema_markdown` (through an allow-list, never as raw HTML;
+remembered across runs by :mod:`gendoc.schema_html`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
+from gendoc import schema_html
 from gendoc.i18n import N_, NP_, translated_args
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
 from gendoc.stats import tally
@@ -264,14 +266,11 @@ class Display:
         A paragraph with no current translation (missing, or fuzzy because onnx
         changed it) is shown in English, marked, so a stale translation never is.
         """
-        # imported here: markdown-it-py is not needed to reproduce onnx's own layout
-        from gendoc.schema_markdown import render_text
-
         if self.schema is None:
-            return render_text(text, self.docs_base)
+            return schema_html.html(text, self.docs_base)
         html = []
         for translated, run in groupby(self.schema.paragraphs(text), key=itemgetter(1)):
-            body = render_text("\n\n".join(p for p, _ in run), self.docs_base)
+            body = schema_html.html("\n\n".join(p for p, _ in run), self.docs_base)
             if translated:
                 html.append(body)
             else:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jinja2
 
-from gendoc import __version__
+from gendoc import __version__, schema_html
 from gendoc.cache import template_cache
 from gendoc.display import Display
 from gendoc.errors import UsageError
@@ -148,7 +148,8 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
 
 def render_documents(reference: Reference, options: RenderOptions) -> dict[str, str]:
     """All four documents, by file name."""
-    return {doc.filename: render_document(reference, doc, options) for doc in DOCUMENTS}
+    with schema_html.remembered():
+        return {doc.filename: render_document(reference, doc, options) for doc in DOCUMENTS}
 
 
 def render_report(

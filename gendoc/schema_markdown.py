@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import inspect
 import re
-from functools import cache, lru_cache
+from functools import lru_cache
 from html import escape
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -275,7 +275,6 @@ def markdown(base: str) -> MarkdownIt:
     return md
 
 
-@cache
 def render_text(text: str, base: str) -> str:
     """Schema text as an HTML fragment with no blank line inside.
 

@@ -50,6 +50,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
+from gendoc import schema_html
 from gendoc.errors import GendocError
 from gendoc.resources import templates_root
 from gendoc.site.build_cache import (
@@ -184,17 +185,18 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     @event_priority(-110)
     def _fill_files(self, files: Files, config: MkDocsConfig) -> Files:
         self.rendered = {}
-        for file in files:
-            lang, _, path = file.src_uri.partition("/")
-            if lang in self.config.languages and path in self.content.pages:
-                rendered = stored_render(
-                    self.store,
-                    digest(self.pages_key, lang, path),
-                    partial(self.content.render, path, lang),
-                )
-                file.content_string = rendered.text
-                file.generated_by = "gendoc"
-                self.rendered[file.src_uri] = rendered
+        with schema_html.remembered():
+            for file in files:
+                lang, _, path = file.src_uri.partition("/")
+                if lang in self.config.languages and path in self.content.pages:
+                    rendered = stored_render(
+                        self.store,
+                        digest(self.pages_key, lang, path),
+                        partial(self.content.render, path, lang),
+                    )
+                    file.content_string = rendered.text
+                    file.generated_by = "gendoc"
+                    self.rendered[file.src_uri] = rendered
         return files
 
     on_files = CombinedEvent(_add_files, _fill_files)
