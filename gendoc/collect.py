@@ -1,6 +1,7 @@
 """Collect: turn the schemas registered in onnx into the plain model.
 
-This is the only module that touches ``onnx.defs`` objects. Values that a
+This is the only module that touches ``onnx.defs`` objects (the registry
+they come from is opened by :mod:`gendoc.onnx_registry`). Values that a
 future onnx may add (a new differentiation category, option or support
 level) degrade to the closest safe value with a warning instead of failing.
 """
@@ -8,30 +9,28 @@ level) degrade to the closest safe value with a warning instead of failing.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import re
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from gendoc.console import stdout_to_stderr
 from gendoc.errors import UsageError
+from gendoc.examples import examples_of, onnx_folder, read_examples, read_samples
+from gendoc.onnx_registry import attribute_default, open_registry
 
 try:
-    import onnx
-    from onnx import defs, helper
+    REGISTRY = open_registry(onnx_folder())
 except ModuleNotFoundError as exc:  # onnx is an extra: see MINIMUM_ONNX below
     raise UsageError(
         "onnx is not installed: pip install 'gendoc[onnx]', or onnx-weekly for onnx's main branch"
     ) from exc
 
 from gendoc.background import Background
-from gendoc.examples import examples_of, read_examples, read_samples
 from gendoc.model import (
     Attribute,
     Differentiability,
@@ -61,9 +60,10 @@ def onnx_release(version: str) -> tuple[int, int]:
     return (int(match[1]), int(match[2])) if match else (0, 0)
 
 
-if onnx_release(onnx.__version__) < MINIMUM_ONNX:
+defs = REGISTRY.defs
+if onnx_release(REGISTRY.version) < MINIMUM_ONNX:
     raise UsageError(
-        f"onnx {onnx.__version__} is too old: gendoc needs onnx >= "
+        f"onnx {REGISTRY.version} is too old: gendoc needs onnx >= "
         f"{'.'.join(map(str, MINIMUM_ONNX))} (pip install 'gendoc[onnx]')"
     )
 
@@ -123,10 +123,20 @@ def option_of(option: Any, where: str) -> Option:
         return Option.SINGLE
 
 
+def round_like_numpy(value: float, decimals: int) -> float:
+    """``numpy.round`` of a float, bit for bit: scale, round half to even, scale back."""
+    if not math.isfinite(value):
+        return value
+    scale = 10.0**decimals
+    scaled = value * scale
+    # round() gives an int, which has no -0: numpy keeps the sign of a value rounded to zero
+    return math.copysign(float(round(scaled)), scaled) / scale
+
+
 def _format_default_item(value: Any) -> str:
-    """Format one default value exactly as onnx's gen_doc.py does."""
+    """Format one default value exactly as onnx's gen_doc.py does (``str(np.round(v, 5))``)."""
     if isinstance(value, float):
-        formatted = str(np.round(value, 5))
+        formatted = repr(round_like_numpy(value, 5))
         if len(formatted) > 10:
             formatted = f"({value:e})"
         return formatted
@@ -137,13 +147,14 @@ def _format_default_item(value: Any) -> str:
 
 def _attribute(attr: Any) -> Attribute:
     default = None
-    if not attr.required and attr.default_value.name:
-        value = helper.get_attribute_value(attr.default_value)
+    found = None if attr.required else attribute_default(attr)
+    if found is not None:
+        value, doc = found
         if isinstance(value, list):
             shown = str([_format_default_item(v) for v in value])
         else:
             shown = _format_default_item(value)
-        default = f"{shown}{attr.default_value.doc_string}"
+        default = f"{shown}{doc}"
     type_name = _enum_name(attr.type).lower()
     return Attribute(
         name=attr.name,
@@ -224,7 +235,8 @@ def function_bodies(op: Any) -> tuple[FunctionBody, ...]:
     """The printed body of a function operator for each opset version, versions sharing text
     grouped (``MeanVarianceNormalization-13`` has one body for opset 13 and another from 18).
     """
-    from onnx import printer  # the printer is only needed for the site's details
+    import onnx  # the printer and protobuf are only needed for the site's details
+    from onnx import printer
 
     grouped: dict[str, list[int]] = {}
     for version in sorted(int(v) for v in op.function_opset_versions):
@@ -334,13 +346,13 @@ def collect(
     details = {}
     if with_details:
         details = {(op.domain, op.name, int(op.since_version)): schema_details(op) for op in found}
-    reference = Reference(onnx_version=onnx.__version__, schemas=tuple(schemas), details=details)
+    reference = Reference(onnx_version=REGISTRY.version, schemas=tuple(schemas), details=details)
     if not with_examples:
         return reference
-    onnx_dir = Path(onnx.__file__).parent
+    onnx_dir = REGISTRY.folder
     found_examples = examples.result() if examples is not None else read_examples(onnx_dir)
     return replace(
         reference,
-        examples=examples_of(found_examples, ml=bool(getattr(onnx, "ONNX_ML", True))),
+        examples=examples_of(found_examples, ml=REGISTRY.ml),
         samples=read_samples(onnx_dir),
     )
