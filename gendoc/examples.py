@@ -126,9 +126,25 @@ def _snippets_of_file(text: str) -> dict[str, list[Example]]:
             # onnx dedents the whole function, drops the decorator and ``def`` lines and
             # dedents again; the body's lines carry the first margin too, so one dedent of
             # the body removes the same prefix.
-            code = dedent("\n".join(block.splitlines()[2:]))
+            code = _dedent(block.splitlines()[2:])
             found.setdefault(cls.group(1), []).append(Example(summary, code))
     return found
+
+
+def _dedent(lines: list[str]) -> str:
+    """``textwrap.dedent("\\n".join(lines))``, without its regular expressions when no tab is in.
+
+    As textwrap does, a line of blanks becomes empty and the margin common to the
+    other lines is removed; tabs (never seen in onnx's test cases) go to textwrap.
+    """
+    if any("\t" in line for line in lines):
+        return dedent("\n".join(lines))
+    stripped = [line.lstrip(" ") for line in lines]
+    margins = [len(line) - len(rest) for line, rest in zip(lines, stripped, strict=True) if rest]
+    margin = min(margins, default=0)
+    return "\n".join(
+        line[margin:] if rest else "" for line, rest in zip(lines, stripped, strict=True)
+    )
 
 
 def _within(offset: int, spans: list[tuple[int, int]]) -> bool:
