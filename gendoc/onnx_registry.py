@@ -6,8 +6,8 @@ Python modules around the extension: three quarters of the time a build
 spends before it can read a schema, for nothing the schemas need. So when
 nothing in the process has imported onnx yet, :func:`open_registry` loads the
 extension from its file under its own name (as ``import onnx`` would) and
-reads onnx's version from the distribution's metadata folder, as onnx itself
-does. A later ``import onnx`` (a schema module, the audit's evidence) finds
+reads onnx's version from the distribution's metadata folder, where recent
+onnx releases read it too. A later ``import onnx`` (a schema module, the audit's evidence) finds
 the extension in ``sys.modules`` and uses it: there is one registry in the
 process either way. Anything unusual (onnx built in place, no metadata
 folder, an extension that does not load) means importing onnx as usual.
@@ -75,7 +75,7 @@ def _load_extension(onnx_dir: Path) -> ModuleType | None:
     sys.modules[_EXTENSION] = module
     try:
         spec.loader.exec_module(module)
-    except ImportError:
+    except Exception:  # whatever stops it here, the plain import path decides
         del sys.modules[_EXTENSION]
         return None
     return module
@@ -106,6 +106,8 @@ _SKIPPED = {21: 2}  # ref_attr_name: not part of the value
 # AttributeType -> the field holding the value, and whether it is a list
 _VALUE_FIELDS = {1: ("f", False), 2: ("i", False), 3: ("s", False)}
 _VALUE_FIELDS |= {6: ("floats", True), 7: ("ints", True), 8: ("strings", True)}
+# What protobuf reads for a single value the message leaves out.
+_ZERO = {"f": 0.0, "i": 0, "s": b""}
 
 
 class _NotSimple(Exception):
@@ -176,6 +178,3 @@ def attribute_default(attr: Any) -> tuple[Any, str] | None:
     if not proto.name:
         return None
     return helper.get_attribute_value(proto), proto.doc_string
-
-
-_ZERO = {"f": 0.0, "i": 0, "s": b""}
