@@ -49,7 +49,7 @@ def test_the_registry_alone_gives_the_model_that_importing_onnx_gives() -> None:
     assert light_modules == "none"
     assert full_modules == "onnx numpy google.protobuf"
     assert light["onnx_version"] == onnx.__version__
-    assert len(light["schemas"]) > 600
+    assert len(light["schemas"]) == len(defs.get_all_schemas_with_history())
     assert light == full
 
 
@@ -61,7 +61,7 @@ def test_every_default_of_the_installed_schemas_reads_as_onnx_helper_reads_it() 
             expected = (helper.get_attribute_value(proto), proto.doc_string) if proto.name else None
             assert attribute_default(attr) == expected, (schema.name, attr.name)
             checked += expected is not None
-    assert checked > 500
+    assert checked > 400  # onnx 1.16 has 479 defaults, 1.23 more
 
 
 @pytest.mark.parametrize(
