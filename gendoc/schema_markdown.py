@@ -15,7 +15,8 @@ HTML that means the same and is safe wherever the documents are shown:
 - Bare URLs become links; relative links point at onnx's docs on GitHub;
   markdown-it refuses ``javascript:`` and similar targets.
 - A ``*`` between two word characters stays a ``*``: onnx writes formulas
-  such as ``alpha*Tanh(beta*x)``, never intraword emphasis.
+  such as ``alpha*Tanh(beta*x)``, never intraword emphasis. So does a ``*``
+  ending a name (``'keys_*'``): a wildcard over attribute names.
 - A list ends before an unindented capitalised line: onnx ends equation
   lists with a new sentence and no blank line, which CommonMark would
   otherwise fold into the last bullet.
@@ -211,13 +212,16 @@ def _bare_tag(token: Token, open_tags: list[str]) -> Token:
 
 
 def _literal_star(state: StateInline, silent: bool) -> bool:
-    """Inline rule: a ``*`` between word characters (``beta*x``) is text, not emphasis."""
+    """Inline rule: a ``*`` between word characters (``beta*x``) or ending a name
+    (``keys_*``) is text, not emphasis."""
     pos = state.pos
     src = state.src
     if src[pos] != "*" or pos == 0 or pos + 1 >= state.posMax:
         return False
     before, after = src[pos - 1], src[pos + 1]
-    if not (before.isalnum() or before == ")") or not (after.isalnum() or after == "("):
+    wildcard = before == "_" and pos >= 2 and src[pos - 2].isalnum()  # keys_*
+    formula = (before.isalnum() or before == ")") and (after.isalnum() or after == "(")
+    if not (wildcard or formula):
         return False
     if not silent:
         state.pending += "*"

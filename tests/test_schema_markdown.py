@@ -116,6 +116,15 @@ def test_lstm_formulas_keep_their_stars() -> None:
     assert "<li>Elu(x)                 - x if x &gt;= 0 else alpha*(e^x - 1)</li>" in html
 
 
+def test_attribute_name_wildcards_keep_their_stars() -> None:
+    html = render_text(doc("LabelEncoder", "ai.onnx.ml"), BASE)
+    assert "<em>" not in html
+    assert "The i-th value in the specified 'keys_*' attribute" in html
+    assert "the 'default_*' that matches the specified" in html
+    # a real emphasis next to a name stays one
+    assert render_text("the *new* keys_* names", BASE) == ("<p>the <em>new</em> keys_* names</p>")
+
+
 @pytest.mark.parametrize("name", ["LSTM", "GRU", "RNN"])
 def test_last_equation_bullet_does_not_swallow_the_next_paragraph(name: str) -> None:
     html = render_text(doc(name), BASE)
