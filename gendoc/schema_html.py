@@ -85,11 +85,11 @@ class _Table:
 
     def store(self) -> None:
         path, self.loaded = self.path, False
-        if path is None or not self.added:
-            return
         table = self.known if len(self.known) <= _MOST_ENTRIES else self.added
+        added, self.added = self.added, {}
+        if path is None or not added:
+            return
         data = json.dumps(table, ensure_ascii=False, sort_keys=True).encode()
-        self.added = {}
         with contextlib.suppress(OSError):
             write_entry(path, data)
             for old in path.parent.glob("schema-html-*.json"):
