@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gendoc.evidence.torch_record import load_record
 from gendoc.model import Reference
 from gendoc.site import evidence_pages
 from gendoc.site.pages import SiteContent
@@ -39,7 +40,11 @@ def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Referen
     site = SiteContent(reference, [])
     english = site.render("evidence/ai.onnx/Clip.md", "en").text
     chinese = site.render("evidence/ai.onnx/Clip.md", "zh").text
-    assert "<th>onnxruntime</th>" in english and "Combined verdict" in english
+    assert "Combined verdict" in english
+    # Each source's column says, on hover, what it ran: the torch call and release, the builder.
+    torch = load_record()["torch"]
+    assert f'<span title="torch.clamp(input, min, max) (torch {torch})">pytorch</span>' in english
+    assert '<span title="GetClipGradient for Clip, onnxruntime 1.17.0' in english
     assert '<span title="stop-gradient edge">refused</span>' in english
     assert '<span title="stop-gradient edge">拒绝求导</span>' in chinese
     assert "综合结论" in chinese

@@ -10,7 +10,7 @@ from gendoc.display import Display
 from gendoc.i18n import ENGLISH
 from gendoc.model import Reference
 from gendoc.site.onnx_links import onnx_ref, release_url, source_url
-from gendoc.site.versions_diff import distant_diffs, operator_diffs, word_diff
+from gendoc.site.versions_diff import operator_diffs, word_diff
 
 
 def changed(runs: tuple[tuple[str, bool], ...]) -> list[str]:
@@ -40,10 +40,10 @@ def test_every_pair_of_versions_is_diffed_once(reference: Reference) -> None:
     reshape = reference.operator("", "Reshape")
     assert reshape is not None and len(reshape.versions) >= 3
     display = Display(ENGLISH)
-    neighbours = operator_diffs(reshape.versions, display)
-    distant = distant_diffs(reshape.versions, display)
-    pairs = [(d.old.since_version, d.new.since_version) for d in neighbours.values()]
-    pairs += [(d.old.since_version, d.new.since_version) for d in distant]
+    diffs = operator_diffs(reshape.versions, display)
+    pairs = [(d.old.since_version, d.new.since_version) for d in diffs.neighbours.values()]
+    assert all(new == d.new.since_version for new, d in diffs.neighbours.items())
+    pairs += [(d.old.since_version, d.new.since_version) for d in diffs.distant]
     versions = [s.since_version for s in reshape.versions]
     assert sorted(pairs) == sorted(combinations(versions, 2))
 
@@ -63,7 +63,7 @@ def test_types_appended_to_reshape_are_marked_words(reference: Reference) -> Non
     pair = (old.since_version, new.since_version)
     [diff] = [
         d
-        for d in distant_diffs(reshape.versions, Display(ENGLISH))
+        for d in operator_diffs(reshape.versions, Display(ENGLISH)).distant
         if (d.old.since_version, d.new.since_version) == pair
     ]
     [added] = [line for line in diff.lines if line.kind == "+"]

@@ -39,7 +39,8 @@ Interface
 Sources
 -------
 ``pytorch`` (:mod:`gendoc.evidence.torch_source`, table in
-:mod:`gendoc.evidence.torch_ops`) and ``onnxruntime``
+:mod:`gendoc.evidence.torch_ops`; the site reads its verdicts from the record
+:mod:`gendoc.evidence.torch_record` makes) and ``onnxruntime``
 (:mod:`gendoc.evidence.ort_registry`, data made by
 :mod:`gendoc.evidence.ort_extract`).
 

@@ -4,8 +4,9 @@ One page per default-domain operator that some framework source knows (a
 torch mapping or an onnxruntime gradient builder or stop-gradient edge),
 under ``evidence/``, plus an index linked from the audit page. The verdicts
 are those of ``gendoc audit --evidence`` without finite differences (too
-slow for a site build): the same sources, the same rule table
-(:mod:`gendoc.audit.weigh`). Scripts are :func:`gendoc.evidence.scripts.method1_script`
+slow for a site build): the same sources, PyTorch's verdicts read from the
+record shipped with gendoc (:mod:`gendoc.evidence.torch_record`), the same
+rule table (:mod:`gendoc.audit.weigh`). Scripts are :func:`gendoc.evidence.scripts.method1_script`
 for the newest version, one per input that a script can be written for
 and that the combined verdict calls differentiable.
 
@@ -20,11 +21,11 @@ from functools import cache
 from typing import Any, Protocol
 
 from gendoc.audit.weigh import Weighed, weigh
-from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
+from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, OrtRegistrySource, load_registry
 from gendoc.evidence.outcome import EvidenceSource
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
-from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
+from gendoc.evidence.torch_record import RecordedTorchSource
 from gendoc.i18n import N_
 from gendoc.model import Differentiability, Operator, Reference, Schema
 
@@ -68,7 +69,8 @@ def evidence_page(operator_page: str) -> str:
 
 @cache
 def _sources() -> tuple[EvidenceSource, ...]:
-    return tuple(default_sources())
+    """The sources of ``gendoc audit --evidence``, PyTorch's answers read from its record."""
+    return (RecordedTorchSource(), OrtRegistrySource())
 
 
 @cache

@@ -33,7 +33,7 @@ from gendoc.site.fragments import Rendered, cut
 from gendoc.site.markup import heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.paths import PagePaths
-from gendoc.site.versions_diff import distant_diffs, operator_diffs
+from gendoc.site.versions_diff import operator_diffs
 from gendoc.stats import Tally, tally_schemas
 
 OPERATORS_INDEX = "operators/index.md"
@@ -60,8 +60,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "heading_id": heading_id,
         "page_title": page_title,
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
-        "version_diffs": lambda op: operator_diffs(op.versions, display),
-        "distant_diffs": lambda op: distant_diffs(op.versions, display),
+        "diffs": lambda op: operator_diffs(op.versions, display),
     }
     return env
 

@@ -20,7 +20,8 @@ import difflib
 import inspect
 import re
 from dataclasses import dataclass
-from itertools import combinations, pairwise
+from functools import lru_cache
+from itertools import combinations
 
 from gendoc.display import Display
 from gendoc.model import Schema
@@ -90,8 +91,14 @@ def version_lines(schema: Schema, display: Display) -> list[Line]:
     return lines
 
 
+@lru_cache(maxsize=65536)
 def word_diff(old: str, new: str) -> tuple[Words, Words]:
-    """Both lines in runs of words, the runs that differ marked; nothing when too unlike."""
+    """Both lines in runs of words, the runs that differ marked; nothing when too unlike.
+
+    Kept for the process: the comparisons of an operator's versions pair the same lines
+    again and again (a description unchanged since version 1 meets every later one), and
+    description lines read the same in both languages.
+    """
     a, b = _WORD.findall(old), _WORD.findall(new)
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     if matcher.ratio() < WORD_MATCH:
@@ -122,9 +129,12 @@ def _replaced(removed: list[Line], added: list[Line], changed: set[_Param]) -> l
 
 def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
     """The unified diff of two versions, with context, tag changes flagged."""
+    return _diff_lines(old, new, version_lines(old, display), version_lines(new, display))
+
+
+def _diff_lines(old: Schema, new: Schema, a: list[Line], b: list[Line]) -> VersionDiff:
     changes = list(tag_changes(old, new))
     changed = {(c.part, name) for c in changes for name in (c.name, c.old_name)}
-    a, b = version_lines(old, display), version_lines(new, display)
     matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], False)
     out: list[DiffLine] = []
     for group in matcher.get_grouped_opcodes(CONTEXT):
@@ -138,18 +148,24 @@ def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
     return VersionDiff(old, new, tuple(out), tuple(changes))
 
 
-def operator_diffs(versions: tuple[Schema, ...], display: Display) -> dict[int, VersionDiff]:
+@dataclass(frozen=True)
+class OperatorDiffs:
+    """Every pair of an operator's versions compared, each version's lines made once."""
+
+    neighbours: dict[int, VersionDiff]
     """For each version but the first, its diff from the version before, by since_version."""
-    return {new.since_version: diff_versions(old, new, display) for old, new in pairwise(versions)}
+    distant: list[VersionDiff]
+    """Every pair that is not neighbours, oldest pairs first."""
 
 
-def distant_diffs(versions: tuple[Schema, ...], display: Display) -> list[VersionDiff]:
-    """The diff of every pair of versions that are not neighbours, oldest pairs first.
-
-    Neighbours are diffed under each version already (:func:`operator_diffs`).
-    """
-    return [
-        diff_versions(old, new, display)
-        for (i, old), (j, new) in combinations(enumerate(versions), 2)
-        if j > i + 1
-    ]
+def operator_diffs(versions: tuple[Schema, ...], display: Display) -> OperatorDiffs:
+    lines = [version_lines(schema, display) for schema in versions]
+    neighbours = {}
+    distant = []
+    for i, j in combinations(range(len(versions)), 2):
+        diff = _diff_lines(versions[i], versions[j], lines[i], lines[j])
+        if j == i + 1:
+            neighbours[versions[j].since_version] = diff
+        else:
+            distant.append(diff)
+    return OperatorDiffs(neighbours, distant)

@@ -1,0 +1,75 @@
+"""PyTorch's recorded verdicts: equal to what the installed torch says, and used only where
+the record was made from the same operator version."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+
+import pytest
+
+from gendoc.evidence.torch_ops import TORCH_OPS
+from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
+from gendoc.model import Differentiability, Reference
+
+
+def test_the_record_is_what_the_installed_torch_says(reference: Reference) -> None:
+    """Every recorded version of the installed onnx, asked again; for the onnx the record was
+    made with, every mapped version is in it. A failure here means: record again with
+    ``python -m gendoc.evidence.torch_record``."""
+    pytest.importorskip("torch")
+    from gendoc.evidence.torch_source import TorchSource
+
+    record = load_record()
+    recorded = RecordedTorchSource()
+    live = TorchSource()
+    mapped = [s for s in reference.schemas if not s.domain and s.name in TORCH_OPS]
+    kept = [s for s in mapped if interface_key(s) in record["verdicts"]]
+    if reference.onnx_version == record["onnx"]:
+        assert len(kept) == len(mapped)
+    assert kept, "the record holds versions of the installed onnx"
+    for schema in kept:
+        assert recorded.evaluate(schema) == live.evaluate(schema), schema.versioned_name
+
+
+def test_a_changed_interface_is_asked_live(reference: Reference) -> None:
+    pytest.importorskip("torch")
+    from gendoc.evidence.torch_source import TorchSource
+
+    clip = reference.operator("", "Clip").latest
+    first = clip.inputs[0]
+    changed = dataclasses.replace(
+        clip,
+        inputs=(
+            dataclasses.replace(first, differentiability=Differentiability.UNDEFINED),
+            *clip.inputs[1:],
+        ),
+    )
+    assert interface_key(changed) != interface_key(clip)
+    forged = {interface_key(changed): {"detail": "forged", "parameters": []}}
+    assert RecordedTorchSource(forged).evaluate(changed).detail == "forged"
+    assert RecordedTorchSource(forged).evaluate(clip) == TorchSource().evaluate(clip)
+
+
+def test_an_unmapped_operator_needs_no_torch(reference: Reference) -> None:
+    loop = reference.operator("", "Loop").latest
+    evidence = RecordedTorchSource({}).evaluate(loop)
+    assert {p.detail for p in evidence.parameters} == {"no torch mapping"}
+
+
+def test_the_site_weighs_evidence_without_importing_torch(tmp_path) -> None:
+    """The Clip page's verdicts come from the record, and torch is never imported."""
+    code = """
+import json, sys
+from gendoc import installed
+from gendoc.site.pages import SiteContent
+site = SiteContent(installed.reference((), with_details=True), [])
+text = site.render("evidence/ai.onnx/Clip.md", "en").text
+print(json.dumps(["torch" in sys.modules, "torch 2" in text, "nonzero gradient" in text]))
+"""
+    env = {"GENDOC_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False, True, True]
