@@ -52,6 +52,15 @@ def _table_file() -> Path | None:
     return folder / f"schema-html-{key}.json"
 
 
+def _read(path: Path) -> dict[str, str]:
+    """A stored table, or nothing when it is missing or damaged."""
+    with contextlib.suppress(OSError, ValueError):
+        stored = json.loads(path.read_bytes())
+        if isinstance(stored, dict) and all(isinstance(v, str) for v in stored.values()):
+            return stored
+    return {}
+
+
 class _Table:
     """The texts rendered so far in this process, and which of them the stored table lacks."""
 
@@ -76,19 +85,18 @@ class _Table:
 
     def load(self) -> None:
         self.loaded, self.path = True, _table_file()
-        if self.path is None:
-            return
-        with contextlib.suppress(OSError, ValueError):
-            stored = json.loads(self.path.read_bytes())
-            if isinstance(stored, dict) and all(isinstance(v, str) for v in stored.values()):
-                self.known.update(stored)
+        if self.path is not None:
+            self.known.update(_read(self.path))
 
     def store(self) -> None:
+        """Write the table with what this run added; what another process stored since this
+        one loaded it is read again and kept (a site build renders its languages in two)."""
         path, self.loaded = self.path, False
-        table = self.known if len(self.known) <= _MOST_ENTRIES else self.added
         added, self.added = self.added, {}
         if path is None or not added:
             return
+        self.known.update({k: v for k, v in _read(path).items() if k not in self.known})
+        table = self.known if len(self.known) <= _MOST_ENTRIES else added
         data = json.dumps(table, ensure_ascii=False, sort_keys=True).encode()
         with contextlib.suppress(OSError):
             write_entry(path, data)

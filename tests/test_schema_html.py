@@ -49,6 +49,24 @@ def test_a_text_rendered_in_one_run_is_read_back_in_the_next(
         schema_html.html(TEXT, "https://example.org/docs/")
 
 
+def test_two_processes_storing_at_once_keep_each_others_texts(
+    table: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A site build renders its two languages in two processes; each loads the table, renders
+    its own texts and stores: the second to store keeps what the first stored meanwhile."""
+    other = "Another text, *rendered* by the other process."
+    first, second = schema_html._Table(), schema_html._Table()
+    for process, text in ((first, TEXT), (second, other)):
+        process.depth = 1
+        process.html(text, BASE)  # loads the (still empty) table, then renders
+    first.store()
+    second.store()
+    _fresh_process_without_renderer(monkeypatch)
+    with schema_html.remembered():
+        assert "<em>alpha</em>" in schema_html.html(TEXT, BASE)
+        assert "<em>rendered</em>" in schema_html.html(other, BASE)
+
+
 def test_a_damaged_table_means_rendering_again(
     table: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
