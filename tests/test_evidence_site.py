@@ -12,6 +12,7 @@ import pytest
 from gendoc.evidence.torch_record import load_record
 from gendoc.model import Reference
 from gendoc.site import evidence_pages
+from gendoc.site.fragments import Rendered
 from gendoc.site.pages import SiteContent
 
 RUNNER = """
@@ -26,6 +27,11 @@ print(json.dumps(results))
 """
 
 
+def whole(rendered: Rendered) -> str:
+    """A page's text with its HTML fragments put back."""
+    return rendered.fill(rendered.fill(rendered.text, indexed=True), indexed=False)
+
+
 def test_pages_exist_for_operators_a_framework_knows(reference: Reference) -> None:
     site = SiteContent(reference, [])
     assert "evidence/index.md" in site.pages
@@ -38,8 +44,9 @@ def test_pages_exist_for_operators_a_framework_knows(reference: Reference) -> No
 
 def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Reference) -> None:
     site = SiteContent(reference, [])
-    english = site.render("evidence/ai.onnx/Clip.md", "en").text
-    chinese = site.render("evidence/ai.onnx/Clip.md", "zh").text
+    english, chinese = (
+        whole(site.render("evidence/ai.onnx/Clip.md", lang)) for lang in ["en", "zh"]
+    )
     assert "Combined verdict" in english
     # Each source's column says, on hover, what it ran: the torch call and release, the builder.
     torch = load_record()["torch"]

@@ -26,6 +26,7 @@ from onnx import defs
 
 from gendoc.audit import audit_reference
 from gendoc.collect import collect
+from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
 from gendoc.site.search_index import html_key
 
@@ -68,10 +69,13 @@ plugins:
 
 
 def mkdocs_build(
-    config: Path, out: Path, cache: Path | None = None
+    config: Path, out: Path, cache: Path | None = None, jobs: int | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """``mkdocs build --strict`` in a child process (see the module doc), with its own cache."""
+    """``mkdocs build --strict`` in a child process (see the module doc), with its own cache;
+    ``jobs=1`` builds the languages one after another (by default in two processes)."""
     cached = {"GENDOC_CACHE_DIR": str(cache)} if cache else {}
+    if jobs is not None:
+        cached[JOBS_VARIABLE] = str(jobs)
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
         cwd=ROOT,
@@ -82,20 +86,28 @@ def mkdocs_build(
     )
 
 
-def build_site(out: Path, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
+def build_site(
+    out: Path, cache: Path | None = None, jobs: int | None = None
+) -> subprocess.CompletedProcess[str]:
     """This repository's site, exactly as ``make docs`` builds it."""
-    return mkdocs_build(ROOT / "mkdocs.yml", out, cache)
+    return mkdocs_build(ROOT / "mkdocs.yml", out, cache, jobs)
 
 
-def build_hostile_site(base: Path) -> subprocess.CompletedProcess[str]:
-    """A site of the schemas in ``tests/custom_schemas/hostile.py`` only, cached in ``base``."""
+def hostile_project(base: Path) -> Path:
+    """The mkdocs project of a site of the schemas in ``tests/custom_schemas/hostile.py``
+    only, in ``base``: its configuration file."""
     for lang, title in (("en", "# Home"), ("zh", "# 首页")):
         (base / "docs" / lang).mkdir(parents=True, exist_ok=True)
         (base / "docs" / lang / "index.md").write_text(title + "\n", encoding="utf-8")
     config = base / "mkdocs.yml"
     overrides = ROOT / "templates" / "site" / "overrides"
     config.write_text(HOSTILE_CONFIG.format(overrides=overrides), encoding="utf-8")
-    return mkdocs_build(config, base / "out", base / "cache")
+    return config
+
+
+def build_hostile_site(base: Path) -> subprocess.CompletedProcess[str]:
+    """The hostile site, built into ``base / "out"`` and cached in ``base``."""
+    return mkdocs_build(hostile_project(base), base / "out", base / "cache")
 
 
 @pytest.fixture(scope="module")
@@ -211,20 +223,59 @@ def test_a_rebuild_from_the_cache_writes_the_same_bytes(
     """Rendered pages, Markdown conversions and the search index all come from the cache the
     first build filled (it is not written again: nothing was missing), and no byte differs."""
     (folder,) = site_cache.glob("site-*")
-    store = folder / "pages.json"
+    stores = [folder / f"pages-{lang}.json" for lang in LANGUAGES]
     (index,) = (folder / "search-index").iterdir()
     assert index.name == html_key(site)
-    assert len(json.loads(store.read_text(encoding="utf-8"))) > 2 * len(onnx_operators())
-    written = store.stat().st_mtime_ns
+    for store in stores:  # a page and its conversion per operator, at least
+        assert len(json.loads(store.read_text(encoding="utf-8"))) > 2 * len(onnx_operators())
+    written = [store.stat().st_mtime_ns for store in stores]
 
     done = build_site(tmp_path / "warm", site_cache)
 
     assert done.returncode == 0, done.stderr
-    assert store.stat().st_mtime_ns == written
+    assert [store.stat().st_mtime_ns for store in stores] == written
     assert [p.name for p in (folder / "search-index").iterdir()] == [index.name]
     cold, warm = every_file(site), every_file(tmp_path / "warm")
     assert sorted(warm) == sorted(cold)
     assert [name for name in sorted(cold) if cold[name] != warm[name]] == []
+
+
+def test_languages_built_in_two_processes_are_the_same_site_as_one_after_another(
+    site: Path, tmp_path: Path
+) -> None:
+    """The ``site`` build forked the Chinese build beside the English one (this machine has
+    a second core); one process building both, as the i18n plugin does, writes every file
+    with the same bytes: the sitemap of both languages, each language's 404 page."""
+    assert may_fork(), "the site fixture is meant to build its languages in two processes"
+    done = build_site(tmp_path / "one", tmp_path / "cache", jobs=1)
+    assert done.returncode == 0, done.stderr
+    together, forked = every_file(tmp_path / "one"), every_file(site)
+    assert sorted(forked) == sorted(together)
+    assert [name for name in sorted(together) if together[name] != forked[name]] == []
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    assert "/zh/operators/ai.onnx/Reshape.html" in sitemap
+    assert "/operators/ai.onnx/Reshape.html</loc>" in sitemap
+    for lang, home in (("zh", "首页"), ("en", "Home")):
+        not_found = site / ("404.html" if lang == "en" else "zh/404.html")
+        text = not_found.read_text(encoding="utf-8")
+        assert f'<html lang="{lang}"' in text
+        # the language switch of an error page leads to each language's home page
+        assert 'href="/index.html" hreflang="en"' in text, home
+        assert 'href="/zh/index.html" hreflang="zh"' in text
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_second_language_fails_the_build(tmp_path: Path, jobs: int) -> None:
+    """A broken link on a Chinese page only: strict mode fails the Chinese build, in the
+    worker process or not, and so the build; the message names the link."""
+    config = hostile_project(tmp_path)
+    page = tmp_path / "docs" / "zh" / "index.md"
+    page.write_text("# 首页\n\n[断开](missing.md)\n", encoding="utf-8")
+    done = mkdocs_build(config, tmp_path / "out", tmp_path / "cache", jobs)
+    assert done.returncode != 0
+    assert "missing.md" in done.stderr
+    if jobs == 2:
+        assert "gendoc: the build of zh failed" in done.stderr
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -43,7 +43,7 @@ from gendoc.site.content import templates_key
 from gendoc.site.fragments import Fragment, Rendered
 from gendoc.site.pages import SiteContent
 
-STORE_FILE = "pages.json"
+STORE_FILE = "pages-{lang}.json"
 # The packages whose code turns a page's Markdown into HTML.
 CONVERTERS = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "pygments")
 
@@ -144,9 +144,10 @@ class Store:
 
 
 @cache
-def site_store(folder: Path | None) -> Store:
-    """One store per site for the process: ``mkdocs serve`` reloads the plugin on every change."""
-    return Store(folder / STORE_FILE if folder else None)
+def site_store(folder: Path | None, lang: str) -> Store:
+    """One store per site and language for the process (``mkdocs serve`` reloads the plugin on
+    every change); one per language, because the languages may be built in two processes."""
+    return Store(folder / STORE_FILE.format(lang=lang) if folder else None)
 
 
 def stored_render(store: Store, key: str, render: Callable[[], Rendered]) -> Rendered:

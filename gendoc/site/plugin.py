@@ -19,11 +19,13 @@ Operator pages are not in the navigation (a few hundred entries on every
 page would dominate the build time); the domain indexes are added under
 the section that holds ``operators/index.md``.
 
-Two things are done once the whole site is written, because the i18n
-plugin runs the other languages' builds inside the first build's
-``on_post_build``: each language keeps its own ``404.html`` (mkdocs writes
-it at the site's root in every build, so the last language would win),
-and Pagefind indexes the finished HTML, one index per ``<html lang>``.
+The i18n plugin runs the other languages' builds inside the first build's
+``on_post_build``; with a second core, the plugin runs them in a forked
+process instead, beside the first language (:mod:`gendoc.site.languages`).
+Either way each language keeps its own ``404.html`` (mkdocs writes it at the
+site's root in every build: the first language's stays there, the others go
+into their folders), and once every language is written Pagefind indexes the
+finished HTML, one index per ``<html lang>``.
 
 What a build made is kept for the next one: the generated pages, their
 Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
@@ -32,6 +34,7 @@ Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from functools import partial
@@ -66,6 +69,7 @@ from gendoc.site.build_cache import (
 )
 from gendoc.site.content import site_content
 from gendoc.site.fragments import Rendered
+from gendoc.site.languages import Worker, may_fork, start
 from gendoc.site.pages import (
     AUDIT_PAGE,
     COVERAGE_PAGE,
@@ -98,13 +102,22 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     content: SiteContent
     builds_open = 0
     """Builds started and not finished: the i18n plugin nests one build per language."""
-    not_found_page: str | None = None
-    """The first language's 404 page, kept while the other languages write theirs."""
+    command: str | None = None
+    """The mkdocs command running (``build``, ``serve``...), when mkdocs said."""
+    worker: Worker | None = None
+    """The process building the other languages, while it runs."""
     rendered: dict[str, Rendered]
     """The generated files of the language being built, by ``src_uri``."""
+    unread: dict[str, tuple[str, str]]
+    """Generated pages not rendered yet, by ``src_uri``: their language and path."""
+    texts: contextlib.ExitStack | None = None
+    """The outermost build's :func:`gendoc.schema_html.remembered` block."""
     cache: Path | None
     """The site's cache folder (none when caching is off)."""
     store: Store
+    """The store of the language being built."""
+    stores: list[Store]
+    """The stores of the languages this process built, saved when the outermost build ends."""
     pages_key: str
     """What the generated pages depend on (see :mod:`gendoc.site.build_cache`)."""
     site_key = ""
@@ -122,43 +135,92 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             raise PluginError(f"gendoc: {exc}") from exc
         self.pages_key = content_key(self.content)
         self.cache = site_folder(config)
-        self.store = site_store(self.cache)
         return config
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        self.command = command
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if self.builds_open == 0:
-            self.store.begin()
+            self.stores = []
+            self.texts = contextlib.ExitStack()
+            self.texts.enter_context(schema_html.remembered())
+        # The i18n plugin sets the language switcher's links on config.extra as an attribute
+        # per page, which hides the item it resets for each language: the next language's
+        # 404 page would link the last page of the previous one.
+        vars(config.extra).pop("alternate", None)
+        self.store = site_store(self.cache, config.theme["language"])
+        self.store.begin()
+        self.stores.append(self.store)
         self.builds_open += 1
 
     def on_build_error(self, error: Exception) -> None:
         self.builds_open = 0
+        if self.texts is not None:
+            self.texts.__exit__(type(error), error, error.__traceback__)  # stores nothing
+            self.texts = None
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
 
     def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
-        """Write each language's 404 page into its folder; the root keeps the first one's."""
-        if template_name != "404.html":
+        """Each language's 404 page goes into its folder, the root keeps the first one's; the
+        first language leaves the sitemap to the worker's last language, which lists all."""
+        first = config.theme["language"] == self.config.languages[0]
+        if template_name == "sitemap.xml" and first and self.worker is not None:
+            return ""  # mkdocs writes nothing for an empty output
+        if template_name != "404.html" or first:
             return output
-        lang = config.theme["language"]
-        if self.not_found_page is None or lang == self.config.languages[0]:
-            self.not_found_page = output
-            return output
-        folder = Path(config.site_dir) / lang
+        folder = Path(config.site_dir) / config.theme["language"]
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "404.html").write_text(output, encoding="utf-8")
-        return self.not_found_page
+        return ""
+
+    def _save_stores(self, built_before: int = 0) -> None:
+        """Keep what the builds of this process rendered and converted, for the next build;
+        in the worker, only the stores of the languages it built (after the first
+        ``built_before``): the first language's is its parent's to save."""
+        if self.texts is not None:
+            self.texts.close()
+            self.texts = None
+        for store in self.stores[built_before:]:
+            store.save()
+
+    @event_priority(-50)  # before the i18n plugin (-100) would build the other languages
+    def _leave_languages_to_worker(self, config: MkDocsConfig) -> None:
+        if self.builds_open == 1 and self.worker is not None:
+            self._i18n(config).building = True  # the i18n plugin skips them
 
     @event_priority(-200)  # after the i18n plugin has built the other languages
-    def on_post_build(self, config: MkDocsConfig) -> None:
+    def _finish(self, config: MkDocsConfig) -> None:
         """Index the finished site with Pagefind, once, when the outermost build ends."""
         self.builds_open -= 1
         if self.builds_open > 0:
             return
-        self.not_found_page = None
-        self.store.save()
+        self._save_stores()
         self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
         try:
+            if self.worker is not None:
+                worker, self.worker = self.worker, None
+                self._i18n(config).building = False
+                worker.wait()
             index_site(Path(config.site_dir), self.cache)
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
+
+    on_post_build = CombinedEvent(_leave_languages_to_worker, _finish)
+
+    @event_priority(-200)  # the navigation is final: the sitemap lists this language's pages
+    def _start_worker(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+        """Fork the other languages' build, when this is ``mkdocs build``'s first language."""
+        i18n = self._i18n(config)
+        if self.builds_open == 1 and self.command == "build" and i18n is not None and may_fork():
+            self.worker = start(config, i18n, partial(self._save_stores, len(self.stores)))
+        return nav
+
+    @staticmethod
+    def _i18n(config: MkDocsConfig) -> Any:
+        return config.plugins.get("i18n")
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
         for lang in self.config.languages:
@@ -182,26 +244,36 @@ class GendocPlugin(BasePlugin[GendocConfig]):
                 )
         return files
 
-    @event_priority(-110)
+    @event_priority(-110)  # after the i18n plugin has sorted the files by language
     def _fill_files(self, files: Files, config: MkDocsConfig) -> Files:
+        """Generated pages are rendered when mkdocs reads them (:meth:`on_pre_page`), so that
+        the other languages' process can start before; other generated files now."""
         self.rendered = {}
-        with schema_html.remembered():
-            for file in files:
-                lang, _, path = file.src_uri.partition("/")
-                if lang in self.config.languages and path in self.content.pages:
-                    rendered = stored_render(
-                        self.store,
-                        digest(self.pages_key, lang, path),
-                        partial(self.content.render, path, lang),
-                    )
-                    file.content_string = rendered.text
-                    file.generated_by = "gendoc"
-                    self.rendered[file.src_uri] = rendered
+        self.unread = {}
+        for file in files:
+            lang, _, path = file.src_uri.partition("/")
+            if lang in self.config.languages and path in self.content.pages:
+                file.generated_by = "gendoc"
+                if file.is_documentation_page():
+                    file.content_string = ""
+                    self.unread[file.src_uri] = (lang, path)
+                else:
+                    file.content_string = self._render(file, lang, path).text
         return files
 
     on_files = CombinedEvent(_add_files, _fill_files)
 
+    def _render(self, file: File, lang: str, path: str) -> Rendered:
+        rendered = stored_render(
+            self.store, digest(self.pages_key, lang, path), partial(self.content.render, path, lang)
+        )
+        self.rendered[file.src_uri] = rendered
+        return rendered
+
     def on_pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> Page:
+        unread = self.unread.pop(page.file.src_uri, None)
+        if unread is not None:
+            page.file.content_string = self._render(page.file, *unread).text
         convert_with_store(self.store, page, self.site_key)
         return page
 
@@ -260,7 +332,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             env.bytecode_cache = THEME_BYTECODE
         env.globals["gendoc_footer"] = self.content.footer
 
-    def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+    def _list_domains(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""
         self.site_key = digest(converter_key(config), files_key(files))
         index = next((p for p in nav.pages if _generated_path(p) == OPERATORS_INDEX), None)
@@ -281,6 +353,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         for before, page, after in zip(pages, pages[1:-1], pages[2:], strict=False):
             page.previous_page, page.next_page = before, after
         return nav
+
+    on_nav = CombinedEvent(_list_domains, _start_worker)
 
 
 def _generated_path(page: Page) -> str:
