@@ -83,7 +83,7 @@ def internal_target(page: str, link: str, site_url: str) -> tuple[str, str] | No
     base = PurePosixPath("/") if parts.path.startswith("/") else PurePosixPath(page).parent
     joined = PurePosixPath("/", base, unquote(parts.path)).as_posix()
     resolved = _normalise(joined)
-    if parts.path.endswith("/"):
+    if parts.path.rsplit("/", 1)[-1] in ("", ".", ".."):  # a folder: its index page
         resolved = f"{resolved}/index.html".lstrip("/")
     return resolved, unquote(parts.fragment)
 

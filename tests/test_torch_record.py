@@ -67,7 +67,7 @@ from gendoc import installed
 from gendoc.site.pages import SiteContent
 site = SiteContent(installed.reference((), with_details=True), [])
 page = site.render("evidence/ai.onnx/Clip.md", "en")
-text = page.fill(page.fill(page.text, indexed=True), indexed=False)
+text = page.text
 print(json.dumps(["torch" in sys.modules, "torch 2" in text, "nonzero gradient" in text]))
 """
     env = {"GENDOC_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}

@@ -1,8 +1,8 @@
 """What one site build keeps for the next: rendered pages and their Markdown conversions.
 
-A rebuild with nothing changed spends its time rendering the operator pages
-from the templates and converting them from Markdown to HTML, the same work
-with the same result as last time. Both are kept in the cache folder (see
+A rebuild with nothing changed spends its time rendering the generated pages
+from the templates and converting those written in Markdown to HTML, the
+same work with the same result as last time. Both are kept in the cache folder (see
 :mod:`gendoc.cache`), under keys made of everything the result depends on:
 
 - a generated page: the model (its ``repr``, which holds every schema and
@@ -40,8 +40,8 @@ from mkdocs.structure.toc import get_toc
 import gendoc
 from gendoc.cache import cache_dir, fingerprint, write_entry
 from gendoc.site.content import templates_key
-from gendoc.site.fragments import Fragment, Rendered
 from gendoc.site.pages import SiteContent
+from gendoc.site.rendered import Rendered
 
 STORE_FILE = "pages-{lang}.json"
 # The packages whose code turns a page's Markdown into HTML.
@@ -69,6 +69,7 @@ def content_key(content: SiteContent) -> str:
         repr(content.findings),
         templates_key(content.templates),
         source_key(),
+        f"directory_urls={content.directory_urls}",
     )
 
 
@@ -154,10 +155,10 @@ def stored_render(store: Store, key: str, render: Callable[[], Rendered]) -> Ren
     """A generated page: from the store, else rendered and stored."""
     kept = store.get(key)
     if kept is not None:
-        text, fragments = kept
-        return Rendered(text, tuple(Fragment(html, indexed) for html, indexed in fragments))
+        text, toc = kept
+        return Rendered(text, None if toc is None else tuple(toc))
     rendered = render()
-    store.put(key, [rendered.text, [[f.html, f.indexed] for f in rendered.fragments]])
+    store.put(key, [rendered.text, None if rendered.toc is None else list(rendered.toc)])
     return rendered
 
 

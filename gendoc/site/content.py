@@ -26,15 +26,22 @@ def templates_key(templates: Path | None) -> str:
 
 @lru_cache(maxsize=4)
 def _load(
-    schemas: tuple[str, ...], domains: tuple[str, ...], templates: Path | None, key: str
+    schemas: tuple[str, ...],
+    domains: tuple[str, ...],
+    templates: Path | None,
+    directory_urls: bool,
+    key: str,
 ) -> SiteContent:
     reference = installed.reference(schemas, with_details=True)
     reference = reference.scope(domains)
-    return SiteContent(reference, static_findings(reference), templates)
+    return SiteContent(reference, static_findings(reference), templates, directory_urls)
 
 
 def site_content(
-    schemas: tuple[str, ...], domains: tuple[str, ...], templates: Path | None
+    schemas: tuple[str, ...],
+    domains: tuple[str, ...],
+    templates: Path | None,
+    directory_urls: bool = False,
 ) -> SiteContent:
     """The content for these options: the same object while nothing changes."""
-    return _load(schemas, domains, templates, templates_key(templates))
+    return _load(schemas, domains, templates, directory_urls, templates_key(templates))

@@ -123,5 +123,5 @@ def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
     pages = [(EVIDENCE_INDEX, "site/evidence_index.md.j2", {"operators": ops, "evidence": helpers})]
     for op in ops:
         path = evidence_page(site.operator_page(op.domain, op.name))
-        pages.append((path, "site/evidence.md.j2", {"op": op, "evidence": helpers}))
+        pages.append((path, "site/evidence.html.j2", {"op": op, "evidence": helpers}))
     return pages

@@ -21,14 +21,15 @@ _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
 
 def page_title(name: object) -> Markup:
-    """A front matter ``title``: the name HTML-escaped, as a JSON (so YAML) string.
+    """A front matter ``title``: the name HTML-escaped (unless it is Markup already), as a
+    JSON (so YAML) string.
 
     Without it the theme takes the title from the first heading and strips
     its tags, which turns ``&lt;`` back into ``<`` inside ``<title>``.
     """
     # Characters outside the Basic Multilingual Plane are written as they are: JSON's
     # surrogate-pair escapes would reach the title as two broken characters.
-    return Markup(json.dumps(str(escape(str(name))), ensure_ascii=False))
+    return Markup(json.dumps(str(escape(name)), ensure_ascii=False))
 
 
 def heading_id(value: str) -> Markup:

@@ -8,7 +8,10 @@ process (``mkdocs serve`` reloading, a benchmark) renders nothing again.
 The templates under ``templates/site/`` are rendered by a sibling of
 ``gendoc.render``'s environment: the same loader, filters and message
 catalogs, with autoescape on, because these pages mix Markdown with raw
-HTML blocks into which schema names and text are written.
+HTML blocks into which schema names and text are written. The operator and
+evidence pages are HTML throughout (``*.html.j2``, see
+:mod:`gendoc.site.rendered`): their links name the target pages' URLs,
+where a Markdown page links to the target's source for mkdocs to resolve.
 """
 
 from __future__ import annotations
@@ -17,22 +20,24 @@ import posixpath
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property, partial
 from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
+from mkdocs.structure.files import File
+from mkdocs.utils import get_relative_url
 
 from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.model import Operator, Reference
 from gendoc.resources import templates_root
 from gendoc.site import coverage, evidence_pages
-from gendoc.site.fragments import Rendered, cut
 from gendoc.site.markup import heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.paths import PagePaths
+from gendoc.site.rendered import Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
 from gendoc.stats import Tally, tally_schemas
 
@@ -47,6 +52,17 @@ STATIC_RULES = [rule for rule in RULES.values() if not (rule.numeric or rule.evi
 def relative(source: str, target: str) -> str:
     """A Markdown link from page ``source`` to file ``target``, both docs-relative."""
     return posixpath.relpath(target, posixpath.dirname(source) or ".")
+
+
+@cache
+def url_of(path: str, directory_urls: bool) -> str:
+    """The URL mkdocs gives the docs-relative file ``path`` (``use_directory_urls`` or not)."""
+    return File(path, "", "", directory_urls).url
+
+
+def relative_url(source: str, target: str, directory_urls: bool) -> str:
+    """An HTML link from page ``source`` to file ``target``: the URL mkdocs would write."""
+    return get_relative_url(url_of(target, directory_urls), url_of(source, directory_urls))
 
 
 def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.Environment:
@@ -86,6 +102,8 @@ class SiteContent:
     reference: Reference
     findings: Sequence[Finding]
     templates: Path | None = None
+    directory_urls: bool = False
+    """mkdocs' ``use_directory_urls``: where the HTML pages' links point."""
     _rendered: dict[tuple[str, str], Rendered] = field(default_factory=dict, repr=False)
     _envs: dict[str, jinja2.Environment] = field(default_factory=dict, repr=False)
     _footers: dict[str, Markup] = field(default_factory=dict, repr=False)
@@ -136,7 +154,7 @@ class SiteContent:
                 )
             )
             specs += [
-                PageSpec(self.operator_page(domain, op.name), "site/operator.md.j2", {"op": op})
+                PageSpec(self.operator_page(domain, op.name), "site/operator.html.j2", {"op": op})
                 for op in operators
             ]
         specs += [PageSpec(*spec) for spec in evidence_pages.specs(self)]
@@ -161,15 +179,27 @@ class SiteContent:
         if key not in self._rendered:
             spec = self.pages[path]
             template = self.env(lang).get_template(spec.template)
-            self._rendered[key] = cut(template.render(self._context(spec, lang)))
+            if spec.template.endswith(".html.j2"):
+                headings = Headings()
+                text = template.render(self._context(spec, lang, headings))
+                self._rendered[key] = headings.finish(text)
+            else:
+                self._rendered[key] = Rendered(template.render(self._context(spec, lang)))
         return self._rendered[key]
 
-    def _context(self, spec: PageSpec, lang: str) -> dict[str, Any]:
+    def _context(
+        self, spec: PageSpec, lang: str, headings: Headings | None = None
+    ) -> dict[str, Any]:
+        if headings is None:
+            link = partial(relative, spec.path)
+        else:
+            link = partial(relative_url, spec.path, directory_urls=self.directory_urls)
         return {
             **spec.context,
             "reference": self.reference,
             "site": self,
-            "link": lambda target: relative(spec.path, target),
+            "link": link,
+            "headings": headings,
             "counts": self.counts,
             "lang": lang,
         }

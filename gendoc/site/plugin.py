@@ -68,7 +68,6 @@ from gendoc.site.build_cache import (
     stored_render,
 )
 from gendoc.site.content import site_content
-from gendoc.site.fragments import Rendered
 from gendoc.site.languages import Worker, may_fork, start
 from gendoc.site.pages import (
     AUDIT_PAGE,
@@ -76,6 +75,7 @@ from gendoc.site.pages import (
     OPERATORS_INDEX,
     SiteContent,
 )
+from gendoc.site.rendered import Rendered, serve_html
 from gendoc.site.search_index import index_site
 from gendoc.site.theme import THEME_BYTECODE
 
@@ -106,8 +106,6 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """The mkdocs command running (``build``, ``serve``...), when mkdocs said."""
     worker: Worker | None = None
     """The process building the other languages, while it runs."""
-    rendered: dict[str, Rendered]
-    """The generated files of the language being built, by ``src_uri``."""
     unread: dict[str, tuple[str, str]]
     """Generated pages not rendered yet, by ``src_uri``: their language and path."""
     texts: contextlib.ExitStack | None = None
@@ -129,7 +127,10 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         templates = Path(self.config.templates) if self.config.templates else None
         try:
             self.content = site_content(
-                tuple(self.config.schemas), tuple(self.config.domains), templates
+                tuple(self.config.schemas),
+                tuple(self.config.domains),
+                templates,
+                config.use_directory_urls,
             )
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
@@ -248,7 +249,6 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def _fill_files(self, files: Files, config: MkDocsConfig) -> Files:
         """Generated pages are rendered when mkdocs reads them (:meth:`on_pre_page`), so that
         the other languages' process can start before; other generated files now."""
-        self.rendered = {}
         self.unread = {}
         for file in files:
             lang, _, path = file.src_uri.partition("/")
@@ -258,37 +258,31 @@ class GendocPlugin(BasePlugin[GendocConfig]):
                     file.content_string = ""
                     self.unread[file.src_uri] = (lang, path)
                 else:
-                    file.content_string = self._render(file, lang, path).text
+                    file.content_string = self._render(lang, path).text
         return files
 
     on_files = CombinedEvent(_add_files, _fill_files)
 
-    def _render(self, file: File, lang: str, path: str) -> Rendered:
-        rendered = stored_render(
+    def _render(self, lang: str, path: str) -> Rendered:
+        return stored_render(
             self.store, digest(self.pages_key, lang, path), partial(self.content.render, path, lang)
         )
-        self.rendered[file.src_uri] = rendered
-        return rendered
 
     def on_pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> Page:
+        """A generated page is rendered now; one written as HTML is taken in as it is."""
         unread = self.unread.pop(page.file.src_uri, None)
         if unread is not None:
-            page.file.content_string = self._render(page.file, *unread).text
+            rendered = self._render(*unread)
+            page.file.content_string = rendered.text
+            if rendered.toc is not None:
+                serve_html(page, rendered)
+                return page
         convert_with_store(self.store, page, self.site_key)
         return page
 
-    def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """Fragments the search index should see go in before the search plugin reads the page."""
-        rendered = self.rendered.get(page.file.src_uri)
-        return rendered.fill(html, indexed=True) if rendered else html
-
-    @event_priority(-100)  # after the search plugin (priority 0) has indexed the page
     def on_page_context(
         self, context: TemplateContext, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        rendered = self.rendered.get(page.file.src_uri)
-        if rendered and page.content is not None:
-            page.content = rendered.fill(page.content, indexed=False)
         index = self.content.operator_domains.get(_generated_path(page))
         if index is not None:
             wanted = f"{page.file.src_uri.partition('/')[0]}/{index}"

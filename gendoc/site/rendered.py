@@ -1,0 +1,96 @@
+"""A generated page as its template wrote it, and how mkdocs takes it in.
+
+Most generated pages are Markdown, converted by mkdocs like a hand-written
+page. The operator and evidence pages, a few hundred per language, are
+written as HTML instead: they are nearly all HTML anyway (schema bodies,
+diffs, tables), and Python-Markdown's fixed cost per page (an instance per
+page, a pass over its raw HTML, its tree processors) was a fifth of the
+site's build time for a few headings and paragraphs. Such a page keeps its
+front matter, which mkdocs reads as usual; its body goes into the page
+as it is, with the table of contents its template recorded.
+
+The headings of an HTML page are written through :class:`Headings`, which
+gives them what the ``toc`` extension would: an id (the explicit one, or a
+slug of the text made unique on the page), a permanent link, and a token
+for the table of contents.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from markdown.extensions.toc import nest_toc_tokens, slugify, strip_tags, unique
+from markupsafe import Markup, escape
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+TocToken = dict[str, Any]
+# Every id on an HTML page, for mkdocs to check the anchors other pages link to. The page's
+# HTML comes from gendoc's templates with every attribute value escaped, so an id's value
+# never holds a quote.
+_ID = re.compile(r'\sid="([^"]*)"')
+_EXPLICIT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+_AUTO_ID = re.compile("\x00(\\d+)\x00")
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A generated file's text; for an HTML page, also its table of contents."""
+
+    text: str
+    toc: tuple[TocToken, ...] | None = None
+    """Set when the text after the front matter is the page's final HTML."""
+
+
+class Headings:
+    """The headings an HTML page's template writes, in order, as the ``toc`` extension would.
+
+    A heading without an explicit id gets a slug of its text, unique among all
+    the page's heading ids; the explicit ones are only known once the whole
+    page is written, so such an id is a placeholder until :meth:`finish`.
+    """
+
+    def __init__(self) -> None:
+        self._items: list[tuple[int, str | None, str]] = []
+
+    def heading(self, level: int, inner: Markup, id: str | None = None) -> Markup:
+        """``<hN>`` with its id and permanent link; ``inner`` is the heading's HTML."""
+        if id is not None and not _EXPLICIT_ID.fullmatch(id):
+            raise ValueError(f"not a usable heading id: {id!r}")
+        self._items.append((level, id, str(inner)))
+        anchor = id if id is not None else f"\x00{len(self._items) - 1}\x00"
+        return Markup(
+            '<h{0} id="{1}">{2}<a class="headerlink" href="#{1}" title="Permanent link">'
+            "&para;</a></h{0}>"
+        ).format(level, anchor, inner)
+
+    def finish(self, text: str) -> Rendered:
+        """The page with every heading id final, and its table of contents."""
+        used = {id for _, id, _ in self._items if id is not None}
+        ids: list[str] = []
+        tokens = []
+        for level, id, inner in self._items:
+            name = strip_tags(inner)
+            if id is None:
+                id = unique(slugify(html.unescape(name), "-"), used)
+            ids.append(str(escape(id)))
+            tokens.append({"level": level, "id": id, "name": name})
+        text = _AUTO_ID.sub(lambda m: ids[int(m.group(1))], text)
+        return Rendered(text, tuple(nest_toc_tokens(tokens)))
+
+
+def serve_html(page: Page, rendered: Rendered) -> None:
+    """Make ``page.render`` take the page's HTML as it is, instead of converting Markdown."""
+
+    def render(config: MkDocsConfig, files: Files) -> None:
+        page.content = page.markdown
+        page.toc = get_toc(list(rendered.toc or ()))
+        page.present_anchor_ids = set(_ID.findall(page.content or ""))
+        page.links_to_anchors = {}
+
+    page.render = render  # type: ignore[method-assign]

@@ -1,0 +1,129 @@
+"""Pages written as HTML: their headings, table of contents and links, as mkdocs would make them.
+
+The expected ids and table-of-contents entries are what Python-Markdown's
+``toc`` extension makes of the same headings (checked side by side in the
+first test), so an HTML page reads in the theme exactly like a converted one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import markdown
+import pytest
+from markupsafe import Markup
+
+from gendoc.site.pages import relative_url
+from gendoc.site.rendered import Headings
+from tests.test_site_build import ROOT, mkdocs_build
+from tests.test_site_crawl import Links, broken_links
+
+
+def test_ids_and_toc_match_the_toc_extension() -> None:
+    """An auto id is unique among all heading ids, also the explicit ones written after it."""
+    headings = Headings()
+    parts = [
+        headings.heading(1, Markup("Compare")),
+        headings.heading(2, Markup('Version 3 <span class="gd-mark">deprecated</span>'), "v3"),
+        headings.heading(3, Markup("input <code>X</code>")),
+        headings.heading(2, Markup("Compare versions"), "compare"),
+    ]
+    page = headings.finish("\n".join(parts))
+
+    converter = markdown.Markdown(extensions=["attr_list", "toc"])
+    converter.convert(
+        "# Compare\n\n"
+        '## Version 3 <span class="gd-mark">deprecated</span> {#v3}\n\n'
+        "### input `X`\n\n"
+        "## Compare versions {#compare}\n"
+    )
+
+    def outline(tokens: list) -> list:
+        return [(t["level"], t["id"], t["name"], outline(t["children"])) for t in tokens]
+
+    assert outline(list(page.toc)) == outline(converter.toc_tokens)
+    assert outline(list(page.toc)) == [
+        (
+            1,
+            "compare_1",
+            "Compare",
+            [
+                (2, "v3", "Version 3 deprecated", [(3, "input-x", "input X", [])]),
+                (2, "compare", "Compare versions", []),
+            ],
+        )
+    ]
+    assert page.text.startswith(
+        '<h1 id="compare_1">Compare<a class="headerlink" href="#compare_1" '
+        'title="Permanent link">&para;</a></h1>'
+    )
+    assert "\x00" not in page.text
+
+
+def test_a_heading_id_must_be_usable() -> None:
+    with pytest.raises(ValueError, match="not a usable heading id"):
+        Headings().heading(2, Markup("x"), 'v1" onclick="alert(1)')
+
+
+@pytest.mark.parametrize(
+    ("directory_urls", "expected"),
+    [
+        (False, ["../index.html", "../../audit.html", "Relu.html", "index.html"]),
+        (True, ["../../", "../../../audit/", "../Relu/", "../"]),
+    ],
+)
+def test_links_name_the_urls_mkdocs_writes(directory_urls: bool, expected: list[str]) -> None:
+    source = "operators/ai.onnx/Reshape.md"
+    targets = ["operators/index.md", "audit.md", "operators/ai.onnx/Relu.md"]
+    targets.append("operators/ai.onnx/index.md")
+    assert [relative_url(source, t, directory_urls) for t in targets] == expected
+
+
+DIRECTORY_URLS_CONFIG = """\
+site_name: directory urls
+docs_dir: docs
+use_directory_urls: true
+theme:
+  name: material
+  font: false
+  custom_dir: {overrides}
+markdown_extensions: [attr_list, tables, toc]
+validation:
+  anchors: warn
+plugins:
+  - gendoc:
+      schemas: [tests.custom_schemas.diff_v2]
+      domains: [com.example]
+  - i18n:
+      docs_structure: folder
+      reconfigure_search: false
+      languages:
+        - {{locale: en, name: English, default: true}}
+        - {{locale: zh, name: 中文}}
+"""
+
+
+def test_html_pages_link_right_with_directory_urls(tmp_path: Path) -> None:
+    """mkdocs' default layout (a folder per page): every link of the site still resolves."""
+    for lang in ("en", "zh"):
+        (tmp_path / "docs" / lang).mkdir(parents=True)
+        (tmp_path / "docs" / lang / "index.md").write_text("# Home\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    overrides = ROOT / "templates" / "site" / "overrides"
+    config.write_text(DIRECTORY_URLS_CONFIG.format(overrides=overrides), encoding="utf-8")
+    out = tmp_path / "out"
+
+    done = mkdocs_build(config, out, tmp_path / "cache")
+
+    assert done.returncode == 0, done.stderr
+    pages = {}
+    for path in sorted(out.rglob("*.html")):
+        parser = Links()
+        parser.feed(path.read_text(encoding="utf-8"))
+        pages[path.relative_to(out).as_posix()] = parser
+    operator_pages = [
+        p for p in pages if p.startswith(("operators/com.example/", "zh/operators/com.example/"))
+    ]
+    assert any(p.endswith("/index.html") and p.count("/") == 3 for p in operator_pages)
+    broken = list(broken_links(out, pages, "https://example.invalid/"))
+    assert broken == [], "\n".join(broken)
