@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import random
 from itertools import combinations
 
 from onnx import defs
@@ -10,7 +12,7 @@ from gendoc.display import Display
 from gendoc.i18n import ENGLISH
 from gendoc.model import Reference
 from gendoc.site.onnx_links import onnx_ref, release_url, source_url
-from gendoc.site.versions_diff import operator_diffs, word_diff
+from gendoc.site.versions_diff import _WORD, WORD_MATCH, _Matcher, operator_diffs, word_diff
 
 
 def changed(runs: tuple[tuple[str, bool], ...]) -> list[str]:
@@ -34,6 +36,61 @@ def test_a_replaced_word_is_marked_on_both_sides() -> None:
 
 def test_unrelated_lines_get_no_marks() -> None:
     assert word_diff("Constrain input types.", "1 2 3 4 5 6 7 8 9") == ((), ())
+
+
+def test_the_fast_matcher_matches_as_difflib_does() -> None:
+    """Same longest blocks (ties: first in a, then in b), opcodes and ratio, on any range."""
+    rng = random.Random(7)
+    pairs = [("", ""), ("", "ab"), ("abab", "baba"), ("aaaa", "aa"), ("abcab", "cabab")]
+    for _ in range(3000):
+        alphabet = "abcdefghij"[: rng.choice((1, 2, 3, 10))]
+        a, b = ("".join(rng.choices(alphabet, k=rng.randint(0, 30))) for _ in "ab")
+        if rng.random() < 0.3:
+            b = a[: rng.randint(0, len(a))] + b[:4] + a[rng.randint(0, len(a)) :]
+        pairs.append((a, b))
+    for a, b in pairs:
+        fast, slow = _Matcher(a, b), difflib.SequenceMatcher(None, a, b, autojunk=False)
+        assert fast.get_opcodes() == slow.get_opcodes(), (a, b)
+        assert fast.ratio() == slow.ratio()
+        for _ in range(3):
+            alo, blo = rng.randint(0, len(a)), rng.randint(0, len(b))
+            ahi, bhi = rng.randint(alo, len(a)), rng.randint(blo, len(b))
+            bounds = (alo, ahi, blo, bhi)
+            assert fast.find_longest_match(*bounds) == slow.find_longest_match(*bounds)
+
+
+def _word_diff_by_difflib(old: str, new: str) -> tuple[tuple[tuple[str, bool], ...], ...]:
+    """``word_diff`` as it was first written: difflib on the words, ratio() always computed."""
+    a, b = _WORD.findall(old), _WORD.findall(new)
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    if matcher.ratio() < WORD_MATCH:
+        return (), ()
+    runs: tuple[list[tuple[str, bool]], list[tuple[str, bool]]] = ([], [])
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if i1 < i2:
+            runs[0].append(("".join(a[i1:i2]), op != "equal"))
+        if j1 < j2:
+            runs[1].append(("".join(b[j1:j2]), op != "equal"))
+    return tuple(runs[0]), tuple(runs[1])
+
+
+def test_quick_rejections_agree_with_the_full_ratio() -> None:
+    tricky = [
+        ("a b", "a c d"),  # ratio exactly WORD_MATCH: kept
+        ("b a", "a b"),  # the same words in another order: the quick bounds pass, ratio fails
+        ("x", "x y z w v u"),  # lengths too unlike: the quickest bound fails
+        ("", ""),
+        ("", "a"),
+    ]
+    rng = random.Random(11)
+    words = ["a", "b", "tensor(float)", ",", " ", "x.y", "-", "类型"]
+    tricky += [
+        ("".join(rng.choices(words, k=rng.randint(0, 12))), "".join(rng.choices(words, k=n)))
+        for n in range(13)
+        for _ in range(300)
+    ]
+    for old, new in tricky:
+        assert word_diff.__wrapped__(old, new) == _word_diff_by_difflib(old, new), (old, new)
 
 
 def test_every_pair_of_versions_is_diffed_once(reference: Reference) -> None:

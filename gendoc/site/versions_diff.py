@@ -12,6 +12,11 @@ A changed line is often one long line with a small change (a type appended to
 a constraint's list of thirty), so a removed line and the added line that
 replaces it are compared word by word too, and the words that differ are
 marked: the reader sees ``tensor(float8e8m0)`` instead of hunting for it.
+
+Both comparisons are ``difflib``'s, results and all, but run on strings in which each
+character stands for one line or one word (see ``_Matcher``): a longest match is then
+searched for with ``str.find``, which is much faster than ``difflib``'s own search on
+lines full of repeated words such as ``,`` and spaces.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import inspect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
 
 from gendoc.display import Display
 from gendoc.model import Schema
@@ -67,14 +72,23 @@ class VersionDiff:
     tag_changes: tuple[TagChange, ...]
 
 
+@lru_cache(maxsize=4096)
+def _text_lines(text: str, indent: str) -> tuple[Line, ...]:
+    """``text`` cleaned (``inspect.cleandoc``) into lines, each indented, trailing spaces cut.
+
+    Kept for the process: a doc or description is most often the same in many versions,
+    and each language's diffs read it again.
+    """
+    return tuple(Line(f"{indent}{line}".rstrip()) for line in inspect.cleandoc(text).splitlines())
+
+
 def _described(head: Line, description: str) -> list[Line]:
-    body = inspect.cleandoc(description).splitlines()
-    return [head, *(Line(f"    {text}".rstrip()) for text in body)]
+    return [head, *_text_lines(description, "    ")]
 
 
 def version_lines(schema: Schema, display: Display) -> list[Line]:
     """The text of one version, as the diff compares it; labels from ``display``."""
-    lines = [Line(text.rstrip()) for text in inspect.cleandoc(schema.doc).splitlines()]
+    lines = list(_text_lines(schema.doc, ""))
     for attr in schema.attributes:
         shown = f"{display.part('attribute')} {attr.name}: {display.attr_signature(attr)}"
         lines += _described(Line(shown), attr.description)
@@ -91,6 +105,65 @@ def version_lines(schema: Schema, display: Display) -> list[Line]:
     return lines
 
 
+def _encoded(*sequences: list[str]) -> list[str]:
+    """Each sequence as one string, a character for each item; equal items, equal characters."""
+    unique = dict.fromkeys(chain.from_iterable(sequences))
+    codes = dict(zip(unique, map(chr, range(len(unique))), strict=True))
+    return ["".join(map(codes.__getitem__, items)) for items in sequences]
+
+
+class _Matcher(difflib.SequenceMatcher):
+    """``difflib.SequenceMatcher`` (no junk) on two strings, finding the same matches faster.
+
+    ``difflib`` finds the longest matching block by walking, for each item of ``a``, every
+    place of it in ``b``: slow when items repeat, as the spaces and commas of a list of
+    types do. Here the items are characters (``_encoded``), so whether a block of ``a``
+    occurs in ``b`` is one ``str.find``. ``find_longest_match`` answers exactly as
+    ``difflib``'s does with no junk: the longest block, of those the one that starts first
+    in ``a``, then first in ``b``; so every block, opcode and ratio is ``difflib``'s.
+    """
+
+    def __init__(self, a: str, b: str) -> None:
+        super().__init__(None, a, b, autojunk=False)
+
+    def set_seq2(self, b: str) -> None:
+        # difflib's version also indexes where each item of b is, which only its own
+        # find_longest_match reads: not worth its time here.
+        if b is not self.b:
+            self.b = b
+            self.matching_blocks = self.opcodes = self.fullbcount = None
+
+    def find_longest_match(
+        self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
+    ) -> difflib.Match:
+        a, find = self.a, self.b.find
+        ahi = len(a) if ahi is None else ahi
+        bhi = len(self.b) if bhi is None else bhi
+        besti, bestj, bestsize = alo, blo, 0
+        i = alo
+        # Each i in order: does a block longer than the best so far start there? Only a
+        # strictly longer one replaces the best, as in difflib, so ties go to the first i.
+        while i + bestsize < ahi:
+            j = find(a[i : i + bestsize + 1], blo, bhi)
+            if j >= 0:
+                # It does; find its length by doubling, then halving. The first place in b
+                # of a longer block is never before that of a shorter one (it starts with
+                # it), so each search starts from the last place found, which stays the
+                # first place in b of the longest block found.
+                good, bad, step = bestsize + 1, min(ahi - i, bhi - blo) + 1, 1
+                doubling = True
+                while good + 1 < bad:
+                    size = min(good + step, bad - 1) if doubling else (good + bad) // 2
+                    k = find(a[i : i + size], j, bhi)
+                    if k < 0:
+                        bad, doubling = size, False
+                    else:
+                        good, j, step = size, k, step * 2
+                besti, bestj, bestsize = i, j, good
+            i += 1
+        return difflib.Match(besti, bestj, bestsize)
+
+
 @lru_cache(maxsize=65536)
 def word_diff(old: str, new: str) -> tuple[Words, Words]:
     """Both lines in runs of words, the runs that differ marked; nothing when too unlike.
@@ -100,8 +173,14 @@ def word_diff(old: str, new: str) -> tuple[Words, Words]:
     description lines read the same in both languages.
     """
     a, b = _WORD.findall(old), _WORD.findall(new)
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    if matcher.ratio() < WORD_MATCH:
+    matcher = _Matcher(*_encoded(a, b))
+    # The quick ratios are upper bounds of ratio() (cheap ones, from the lengths and the
+    # counts of words): below WORD_MATCH, so is ratio() and the lines are unlike.
+    if (
+        matcher.real_quick_ratio() < WORD_MATCH
+        or matcher.quick_ratio() < WORD_MATCH
+        or matcher.ratio() < WORD_MATCH
+    ):
         return (), ()
     old_runs: list[tuple[str, bool]] = []
     new_runs: list[tuple[str, bool]] = []
@@ -113,38 +192,64 @@ def word_diff(old: str, new: str) -> tuple[Words, Words]:
     return tuple(old_runs), tuple(new_runs)
 
 
-def _replaced(removed: list[Line], added: list[Line], changed: set[_Param]) -> list[DiffLine]:
+_Made = dict[tuple[str, str, bool, str | None], DiffLine]
+"""The diff lines made so far for one operator, by kind, text, tag change and the text of the
+line paired with it (whose words it is compared with), if any. The same lines come again and
+again in the diffs of an operator's versions, and a frozen dataclass is slow to make, so
+each is made once and shared by the diffs (they are immutable)."""
+
+
+def _diff_line(kind: str, text: str, tag_change: bool, paired: str | None, made: _Made) -> DiffLine:
+    key = (kind, text, tag_change, paired)
+    line = made.get(key)
+    if line is None:
+        words: Words = ()
+        if paired is not None:
+            words = word_diff(text, paired)[0] if kind == "-" else word_diff(paired, text)[1]
+        line = made[key] = DiffLine(kind, text, tag_change, words)
+    return line
+
+
+def _replaced(
+    removed: list[Line], added: list[Line], changed: set[_Param], made: _Made
+) -> list[DiffLine]:
     """A block of removed lines and the block that replaced it, lines paired in order."""
-    old_words: list[Words] = [()] * len(removed)
-    new_words: list[Words] = [()] * len(added)
-    for n in range(min(len(removed), len(added))):
-        old_words[n], new_words[n] = word_diff(removed[n].text, added[n].text)
-    out = []
-    for kind, lines, words in (("-", removed, old_words), ("+", added, new_words)):
-        out += [
-            DiffLine(kind, x.text, x.param in changed, w) for x, w in zip(lines, words, strict=True)
-        ]
-    return out
+    return [
+        _diff_line(
+            kind, x.text, x.param in changed, others[n].text if n < len(others) else None, made
+        )
+        for kind, lines, others in (("-", removed, added), ("+", added, removed))
+        for n, x in enumerate(lines)
+    ]
 
 
 def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
     """The unified diff of two versions, with context, tag changes flagged."""
-    return _diff_lines(old, new, version_lines(old, display), version_lines(new, display))
+    a, b = version_lines(old, display), version_lines(new, display)
+    a_text, b_text = _encoded([x.text for x in a], [x.text for x in b])
+    return _diff_lines(old, new, (a, a_text), (b, b_text), {})
 
 
-def _diff_lines(old: Schema, new: Schema, a: list[Line], b: list[Line]) -> VersionDiff:
+_Version = tuple[list[Line], str]
+"""A version's lines, and the string of them that ``_Matcher`` compares (``_encoded``)."""
+
+
+def _diff_lines(
+    old: Schema, new: Schema, version_a: _Version, version_b: _Version, made: _Made
+) -> VersionDiff:
+    (a, a_text), (b, b_text) = version_a, version_b
     changes = list(tag_changes(old, new))
     changed = {(c.part, name) for c in changes for name in (c.name, c.old_name)}
-    matcher = difflib.SequenceMatcher(None, [x.text for x in a], [x.text for x in b], False)
+    matcher = _Matcher(a_text, b_text)
     out: list[DiffLine] = []
     for group in matcher.get_grouped_opcodes(CONTEXT):
         if out:
-            out.append(DiffLine("…", ""))
+            out.append(_diff_line("…", "", False, None, made))
         for op, i1, i2, j1, j2 in group:
             if op == "equal":
-                out += [DiffLine(" ", line.text) for line in a[i1:i2]]
+                out += [_diff_line(" ", line.text, False, None, made) for line in a[i1:i2]]
             else:
-                out += _replaced(a[i1:i2], b[j1:j2], changed)
+                out += _replaced(a[i1:i2], b[j1:j2], changed, made)
     return VersionDiff(old, new, tuple(out), tuple(changes))
 
 
@@ -160,10 +265,12 @@ class OperatorDiffs:
 
 def operator_diffs(versions: tuple[Schema, ...], display: Display) -> OperatorDiffs:
     lines = [version_lines(schema, display) for schema in versions]
+    texts = list(zip(lines, _encoded(*([x.text for x in v] for v in lines)), strict=True))
+    made: _Made = {}
     neighbours = {}
     distant = []
     for i, j in combinations(range(len(versions)), 2):
-        diff = _diff_lines(versions[i], versions[j], lines[i], lines[j])
+        diff = _diff_lines(versions[i], versions[j], texts[i], texts[j], made)
         if j == i + 1:
             neighbours[versions[j].since_version] = diff
         else:
