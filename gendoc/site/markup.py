@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import re
+from functools import lru_cache
 
 from markupsafe import Markup, escape
 
 from gendoc.model import Differentiability
+from gendoc.site.versions_diff import DiffLine
 
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
@@ -37,6 +39,28 @@ def heading_id(value: str) -> Markup:
     if not _ID.fullmatch(value):
         raise ValueError(f"not a usable heading id: {value!r}")
     return Markup(f"{{#{value}}}")
+
+
+_LINE_KINDS = {"+": "add", "-": "del", " ": "ctx", "…": "gap"}
+
+
+@lru_cache(maxsize=65536)
+def diff_line(line: DiffLine) -> Markup:
+    """One line of a diff as a ``<span>``, the words that differ marked ``<ins>``/``<del>``.
+
+    Kept for the process: an operator's diffs of every pair of versions repeat the same
+    lines (about seven times each over onnx's operators).
+    """
+    css = f"gd-d{_LINE_KINDS[line.kind]}{' gd-dtag' if line.tag_change else ''}"
+    if line.words:
+        mark = "ins" if line.kind == "+" else "del"
+        text = "".join(
+            f'<{mark} class="gd-w">{escape(run)}</{mark}>' if changed else str(escape(run))
+            for run, changed in line.words
+        )
+    else:
+        text = str(escape(line.text))
+    return Markup(f'<span class="{css}">{line.kind} {text}</span>')
 
 
 def tag_badge(differentiability: Differentiability, label: str) -> Markup:

@@ -34,7 +34,7 @@ from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.model import Operator, Reference
 from gendoc.resources import templates_root
 from gendoc.site import coverage, evidence_pages
-from gendoc.site.markup import heading_id, page_title, tag_badge
+from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.paths import PagePaths
 from gendoc.site.rendered import Headings, Rendered
@@ -76,6 +76,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "heading_id": heading_id,
         "page_title": page_title,
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
+        "diff_line": diff_line,
         "diffs": lambda op: operator_diffs(op.versions, display),
     }
     return env
