@@ -1,17 +1,39 @@
 """The site's search index: Pagefind run over the finished HTML, or its last run restored.
 
-Pagefind takes about a second, as long as the rest of a rebuild. Its index
-depends on nothing but the HTML it reads, its own version and its
-arguments, so the bundle it writes is kept in the cache folder under a
-hash of those, and a build whose HTML is byte for byte the last indexed
-set copies the bundle back instead of running Pagefind. Only the newest
-bundle is kept: a site has one index, and an old one is never asked for
-again once its pages changed.
+Pagefind takes about two seconds, and it runs after everything else, so all
+of it adds to the build. Its index depends on nothing but the HTML it reads,
+its own version and its arguments, so the bundle it writes is kept in the
+cache folder under a hash of those, and a build whose HTML is byte for byte
+the last indexed set restores the bundle instead of running Pagefind. Only
+the newest bundle is kept: a site has one index, and an old one is never
+asked for again once its pages changed.
+
+Keeping and restoring link the files instead of copying them: the site's
+bundle and the kept one are hard links to the same files (copies where the
+cache folder is on another file system). Copying the bundle's 800 small
+files took half a second each way on the machine this was measured on,
+linking them 20 ms. Nothing may therefore write into a bundle's file in
+place, or it would change the kept bundle too: the site's bundle is removed
+before Pagefind writes a new one, and the sorted ``pagefind-entry.json``
+(below) is a new file replacing Pagefind's, written before the bundle is
+kept.
 
 Pagefind lists the languages of ``pagefind-entry.json`` in the order of a
 hash map, which changes from run to run; they are sorted here, so that the
 bundle is the same bytes on every run (and a restored bundle is the one a
 run would write).
+
+When a site marks the text of its pages with ``data-pagefind-body``, as the
+theme does (templates/site/overrides), Pagefind indexes nothing else: no
+page without the marking, nothing of a page outside it. Yet it parses every
+element of every page, the theme's navigation and header included. Given
+the marked element as the root of each page, it skips the rest and writes
+the same index (the same bytes for this repository's site) with 15% less
+processor time, the language still read from ``<html lang>``. What it would
+take from outside the marked element is lost: ``<title>``, its title for a
+page with no ``<h1>`` (every page here has one), and ``data-pagefind-meta``,
+``-filter`` or ``-sort`` attributes (the theme sets none). A site with no
+marked page is indexed as Pagefind does by default, every page's ``<body>``.
 """
 
 from __future__ import annotations
@@ -19,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -46,6 +69,10 @@ PAGEFIND_ARGS = (
     "--silent",
 )
 
+# The marking of the text Pagefind indexes; on a site that has it, the root Pagefind starts from.
+BODY_MARK = "data-pagefind-body"
+ROOT_ARGS = ("--root-selector", f"[{BODY_MARK}]")
+
 # Pagefind's own search interfaces, written beside its index; the theme draws its own results.
 PAGEFIND_UNUSED = (
     "pagefind-ui.*",
@@ -55,37 +82,49 @@ PAGEFIND_UNUSED = (
 )
 
 
-def html_key(site: Path) -> str:
-    """A hash of every HTML file of ``site`` (path and bytes), Pagefind's version and arguments."""
-    digest = hashlib.sha256(f"pagefind {version('pagefind')} {PAGEFIND_ARGS}\n".encode())
+def scan_site(site: Path) -> tuple[str, bool]:
+    """:func:`html_key` of ``site``, and whether any of its pages marks its text for Pagefind."""
+    args = (*ROOT_ARGS, *PAGEFIND_ARGS)
+    digest = hashlib.sha256(f"pagefind {version('pagefind')} {args}\n".encode())
+    marked = False
+    mark = BODY_MARK.encode()
     for path in sorted(site.rglob("*.html")):
         if BUNDLE in path.relative_to(site).parts[:1]:
             continue
+        data = path.read_bytes()
+        marked = marked or mark in data
         digest.update(f"{path.relative_to(site).as_posix()}\0".encode())
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()[:32]
+        digest.update(hashlib.sha256(data).digest())
+    return digest.hexdigest()[:32], marked
+
+
+def html_key(site: Path) -> str:
+    """A hash of every HTML file of ``site`` (path and bytes), Pagefind's version and arguments."""
+    return scan_site(site)[0]
 
 
 def index_site(site: Path, cache: Path | None) -> None:
     """Write ``site/pagefind``: restored from ``cache`` when the HTML is unchanged, else run."""
     kept = cache / "search-index" if cache else None
-    key = html_key(site)
+    key, marked = scan_site(site)
     target = site / BUNDLE
+    shutil.rmtree(target, ignore_errors=True)  # links to a kept bundle: never written into
     if kept is not None and (kept / key).is_dir():
-        shutil.rmtree(target, ignore_errors=True)
         try:
-            shutil.copytree(kept / key, target)
+            shutil.copytree(kept / key, target, copy_function=_share)
             return
         except OSError:  # removed meanwhile by another build: index the site after all
             shutil.rmtree(target, ignore_errors=True)
-    run_pagefind(site)
+    run_pagefind(site, marked)
     if kept is not None:
         _keep(target, kept, key)
 
 
-def run_pagefind(site: Path) -> None:
+def run_pagefind(site: Path, marked: bool) -> None:
+    """Index ``site`` into ``site/pagefind``, only its marked text if ``marked`` (see above)."""
+    root = ROOT_ARGS if marked else ()
     done = subprocess.run(
-        [sys.executable, "-m", "pagefind", "--site", str(site), *PAGEFIND_ARGS],
+        [*pagefind_command(), "--site", str(site), *root, *PAGEFIND_ARGS],
         capture_output=True,
         text=True,
         check=False,
@@ -100,7 +139,29 @@ def run_pagefind(site: Path) -> None:
     entry = bundle / ENTRY
     data = json.loads(entry.read_text(encoding="utf-8"))
     data["languages"] = dict(sorted(data["languages"].items()))
-    entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
+    sorted_entry = entry.with_name(f".{ENTRY}")
+    sorted_entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
+    sorted_entry.replace(entry)
+
+
+def pagefind_command() -> list[str]:
+    """Pagefind's binary, the one ``python -m pagefind`` runs: that of the ``extended`` extra,
+    unless ``PAGEFIND_BINARY_PATH`` names another. Run directly, it starts 80 ms sooner than
+    through ``python -m pagefind``, whose Python imports asyncio before handing over to it."""
+    if "PAGEFIND_BINARY_PATH" not in os.environ:
+        with contextlib.suppress(ImportError, OSError):
+            from pagefind_bin_extended import get_executable
+
+            return [str(get_executable())]
+    return [sys.executable, "-m", "pagefind"]
+
+
+def _share(source: str, target: str) -> None:
+    """``target`` as a hard link to ``source``, or a copy where a link cannot be made."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _keep(bundle: Path, kept: Path, key: str) -> None:
@@ -108,7 +169,7 @@ def _keep(bundle: Path, kept: Path, key: str) -> None:
     with contextlib.suppress(OSError):
         kept.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(dir=kept, prefix=".tmp-"))
-        shutil.copytree(bundle, staging / BUNDLE)
+        shutil.copytree(bundle, staging / BUNDLE, copy_function=_share)
         for old in kept.iterdir():
             if old != staging:
                 shutil.rmtree(old, ignore_errors=True)

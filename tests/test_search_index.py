@@ -1,0 +1,161 @@
+"""The search index of a small two-language site: what Pagefind indexes, and the kept bundle.
+
+Pagefind runs for real here, over pages shaped like the theme's: navigation
+around an ``<article>`` whose text is marked ``data-pagefind-body``. The
+index is read back from its fragments (one per page, gzip'd JSON).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pagefind")
+
+from gendoc.site import search_index
+from gendoc.site.search_index import BUNDLE, ENTRY, index_site
+
+PAGES = {
+    "index.html": ("en", "Home", "Welcome to the reference."),
+    "operators/Add.html": ("en", "Add", "Elementwise sum of two tensors."),
+    "zh/index.html": ("zh", "首页", "欢迎来到参考手册。"),
+    "zh/operators/Add.html": ("zh", "Add", "两个张量逐元素相加。"),
+}
+
+# The URL Pagefind gives each page by default: a folder's "index.html" left out.
+URLS = ["/", "/operators/Add.html", "/zh/", "/zh/operators/Add.html"]
+
+
+def html(lang: str, title: str, text: str, marked: bool) -> str:
+    mark = " data-pagefind-body" if marked else ""
+    return (
+        f'<!doctype html><html lang="{lang}"><head><title>{title} - Site</title></head><body>'
+        "<header><nav><a href='index.html'>Home</a></nav></header>"
+        '<div class="md-sidebar">Sidebar on every page</div>'
+        f'<main><article class="md-content__inner"><div{mark}><h1>{title}</h1><p>{text}</p>'
+        f'<details class="gd-example"><summary>Example</summary>Excluded text</details></div>'
+        "</article></main><footer>Footer everywhere</footer></body></html>"
+    )
+
+
+def make_site(folder: Path, marked: bool = True) -> Path:
+    for path, (lang, title, text) in PAGES.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(html(lang, title, text, marked), encoding="utf-8")
+    (folder / "404.html").write_text(
+        '<!doctype html><html lang="en"><head><title>404</title></head>'
+        "<body><h1>404 - Not found</h1></body></html>",
+        encoding="utf-8",
+    )
+    return folder
+
+
+def fragments(site: Path) -> dict[str, dict]:
+    """The indexed pages by URL: their text, title and language."""
+    pages = {}
+    for path in (site / BUNDLE / "fragment").iterdir():
+        data = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
+        pages[data["url"]] = {
+            "lang": path.name.split("_")[0],
+            "title": data["meta"]["title"],
+            "content": data["content"],
+        }
+    return pages
+
+
+def every_file(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def test_only_the_marked_text_of_each_page_is_indexed_under_the_page_url(tmp_path: Path) -> None:
+    site = make_site(tmp_path / "site")
+    index_site(site, None)
+    pages = fragments(site)
+    assert sorted(pages) == URLS
+    assert pages["/operators/Add.html"] == {
+        "lang": "en",
+        "title": "Add",
+        "content": "Add. Elementwise sum of two tensors.",
+    }
+    assert pages["/zh/"]["lang"] == "zh"
+    assert pages["/zh/"]["title"] == "首页"
+    entry = json.loads((site / BUNDLE / ENTRY).read_text(encoding="utf-8"))
+    assert list(entry["languages"]) == ["en", "zh"]
+    assert not list((site / BUNDLE).glob("pagefind-ui.*"))
+
+
+def test_a_site_marking_no_text_is_indexed_whole(tmp_path: Path) -> None:
+    """Pagefind's own rule without the marking: every page's <body>, the 404 page's too."""
+    site = make_site(tmp_path / "site", marked=False)
+    index_site(site, None)
+    pages = fragments(site)
+    assert sorted(pages) == sorted([*URLS, "/404.html"])
+    assert "Sidebar on every page" in pages["/operators/Add.html"]["content"]
+
+
+def test_a_restored_index_is_the_bundle_a_run_writes_and_shares_its_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "cache"
+    first = make_site(tmp_path / "first")
+    index_site(first, cache)
+    written = every_file(first / BUNDLE)
+    (kept,) = (cache / "search-index").iterdir()
+    assert every_file(kept) == written
+
+    again = make_site(tmp_path / "again")
+    index_site(again, None)  # Pagefind once more, without the cache: the same bytes
+    assert every_file(again / BUNDLE) == written
+
+    restored = make_site(tmp_path / "restored")
+
+    def no_run(site: Path, marked: bool) -> None:
+        pytest.fail("Pagefind ran for a site the cache holds the index of")
+
+    monkeypatch.setattr(search_index, "run_pagefind", no_run)
+    index_site(restored, cache)
+    assert every_file(restored / BUNDLE) == written
+    assert (restored / BUNDLE / ENTRY).samefile(kept / ENTRY)
+
+
+def test_a_cache_on_another_file_system_gets_copies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def cross_device(source: str, target: str) -> None:
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", cross_device)
+    cache = tmp_path / "cache"
+    first, restored = make_site(tmp_path / "first"), make_site(tmp_path / "restored")
+    index_site(first, cache)
+    index_site(restored, cache)
+    (kept,) = (cache / "search-index").iterdir()
+    assert every_file(restored / BUNDLE) == every_file(kept) == every_file(first / BUNDLE)
+    assert not (restored / BUNDLE / ENTRY).samefile(kept / ENTRY)
+
+
+def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
+    """The sites' bundles are links to the kept files: deleting a site's bundle, or indexing
+    the site again once its pages changed, leaves the kept bundle as it was."""
+    cache = tmp_path / "cache"
+    first, restored = make_site(tmp_path / "first"), make_site(tmp_path / "restored")
+    index_site(first, cache)
+    index_site(restored, cache)
+    (kept,) = (cache / "search-index").iterdir()
+    before = every_file(kept)
+
+    shutil.rmtree(first / BUNDLE)
+    for site in (first, restored):
+        page = site / "operators" / "Add.html"
+        page.write_text(page.read_text(encoding="utf-8").replace("sum", "total"), "utf-8")
+        index_site(site, None)
+        assert "total" in fragments(site)["/operators/Add.html"]["content"]
+        assert every_file(kept) == before
+    assert os.listdir(cache / "search-index") == [kept.name]
