@@ -129,6 +129,17 @@ def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Enviro
     return env
 
 
+def autoescaping(env: jinja2.Environment) -> jinja2.Environment:
+    """``env`` with autoescape on, for HTML; its compiled templates are kept apart.
+
+    Jinja writes the escaping into a template's compiled code, and its bytecode
+    cache knows only the template's name and source: sharing ``env``'s cache,
+    a template used by both (``cli/_audit.j2``) would run as whichever
+    environment compiled it first, unescaped in HTML or escaped in Markdown.
+    """
+    return env.overlay(autoescape=True, bytecode_cache=template_cache(f"{_SETTINGS_KEY}-html"))
+
+
 def render_document(reference: Reference, document: Document, options: RenderOptions) -> str:
     """Render one of the four documents of a reference."""
     part = reference.select(ml=document.ml)

@@ -7,6 +7,9 @@ first test), so an HTML page reads in the theme exactly like a converted one.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import markdown
@@ -127,3 +130,41 @@ def test_html_pages_link_right_with_directory_urls(tmp_path: Path) -> None:
     assert any(p.endswith("/index.html") and p.count("/") == 3 for p in operator_pages)
     broken = list(broken_links(out, pages, "https://example.invalid/"))
     assert broken == [], "\n".join(broken)
+
+
+SHARED_TEMPLATE = """
+import dataclasses, sys
+from gendoc import installed, render
+from gendoc.site.pages import environment, static_findings
+base = render.environment(render.RenderOptions(lang="en"))
+env = base if sys.argv[1] == "markdown" else environment(None, "en", "")
+finding = dataclasses.replace(static_findings(installed.reference(()))[0], rule="<x>")
+table = "{% from 'cli/_audit.j2' import findings_table %}{{ findings_table([f]) }}"
+print(env.from_string(table).render(f=finding))
+"""
+
+
+@pytest.mark.parametrize("first", ["markdown", "html"])
+def test_a_template_of_both_environments_is_escaped_only_in_html(
+    tmp_path: Path, first: str
+) -> None:
+    """``cli/_audit.j2`` serves the Markdown audit report and the site's audit page; each
+    environment runs its own compiled code, whichever compiled the template first."""
+    env = {**os.environ, "GENDOC_CACHE_DIR": str(tmp_path)}
+
+    def table(kind: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", SHARED_TEMPLATE, kind],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
+        return done.stdout
+
+    second = "html" if first == "markdown" else "markdown"
+    outputs = {first: table(first), second: table(second)}
+    assert "<td>&lt;x&gt;</td>" not in outputs["markdown"]
+    assert "<x>" in outputs["markdown"]
+    assert "&lt;x&gt;" in outputs["html"]
+    assert "<x>" not in outputs["html"]

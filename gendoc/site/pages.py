@@ -69,7 +69,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
     """``gendoc.render``'s environment of a language, with autoescape and the site's filters."""
     options = render.RenderOptions(lang=lang, templates=templates)
     base = render.environment(options, onnx_version)
-    env = base.overlay(autoescape=True)
+    env = render.autoescaping(base)
     display = render.display(options, onnx_version)
     env.filters = {
         **base.filters,
