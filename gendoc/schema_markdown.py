@@ -261,15 +261,25 @@ def _absolute_links(md: MarkdownIt, base: str) -> None:
     md.add_render_rule("link_open", link_open)
 
 
-@lru_cache(maxsize=4)
-def markdown(base: str) -> MarkdownIt:
-    """The parser for schema text whose relative links resolve against ``base``."""
-    md = MarkdownIt("commonmark", {"html": True, "linkify": True})
+def may_link(text: str) -> bool:
+    """Whether a bare URL could be in ``text``: with fuzzy links off, every URL linkify-it
+    accepts has a scheme (``http://``, ``https://``, ``ftp://``, ``mailto:``) or starts with
+    ``//``. Most schema texts have none, and linkify's search costs a third of rendering."""
+    return "//" in text or "mailto:" in text.lower()
+
+
+@lru_cache(maxsize=8)
+def markdown(base: str, linkify: bool = True) -> MarkdownIt:
+    """The parser for schema text whose relative links resolve against ``base``; without
+    ``linkify``, for a text that :func:`may_link` says holds no bare URL."""
+    md = MarkdownIt("commonmark", {"html": True, "linkify": linkify})
     # No images: a schema may not make a reader's browser fetch anything ("![x](url)"
     # stays a link); no HTML blocks: the allow-list below works on inline tags only.
-    md.enable(["table", "strikethrough", "linkify"]).disable(["html_block", "image"])
-    # Only URLs with a scheme: "Operators.md" must not become a link to Moldova.
-    md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
+    md.enable(["table", "strikethrough"]).disable(["html_block", "image"])
+    if linkify:
+        md.enable("linkify")
+        # Only URLs with a scheme: "Operators.md" must not become a link to Moldova.
+        md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     dollarmath_plugin(
         md, allow_labels=False, allow_space=False, allow_digits=False, renderer=_math_renderer
     )
@@ -287,8 +297,8 @@ def render_text(text: str, base: str) -> str:
     to the eye, inside ``<pre>`` too.
     """
     source = end_lists(inspect.cleandoc(text.replace("\r\n", "\n")))
-    html = markdown(base).render(source).strip("\n")
+    html = markdown(base, may_link(source)).render(source).strip("\n")
     return "\n".join(line if line.strip() else "<!-- -->" for line in html.split("\n"))
 
 
-__all__ = ["HTML_TAGS", "end_lists", "markdown", "render_math", "render_text"]
+__all__ = ["HTML_TAGS", "end_lists", "markdown", "may_link", "render_math", "render_text"]

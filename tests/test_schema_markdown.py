@@ -6,13 +6,14 @@ written for onnx's docs folder) next to the HTML rendered here.
 
 from __future__ import annotations
 
+import inspect
 import re
 from html.parser import HTMLParser
 
 import onnx.defs
 import pytest
 
-from gendoc.schema_markdown import render_math, render_text
+from gendoc.schema_markdown import end_lists, markdown, may_link, render_math, render_text
 
 BASE = "https://github.com/onnx/onnx/blob/v1.23.2/docs/"
 
@@ -142,6 +143,28 @@ def test_resize_code_blocks_and_relative_links() -> None:
     assert "<pre><code>x_original = (x_resized + 0.5) / scale - 0.5\n</code></pre>" in html
     html = render_text(doc("LSTM"), BASE)
     assert f'<a href="{BASE}IR.md">the doc</a>' in html
+
+
+URLS = [
+    "See HTTPS://Example.com/a.",
+    "at ftp://files.example.org",
+    "cdn //cdn.example.com/x.js",
+    "write to MAILTO:someone@example.com",
+]
+
+
+def test_texts_without_linkify_render_as_with_it() -> None:
+    """The renderer skips linkify for a text where it cannot find a URL: the same HTML as
+    rendering every text with it, for every text of the installed onnx and a few URLs."""
+    texts = {*URLS, "plain text with a/b and a:b"}
+    for schema in onnx.defs.get_all_schemas_with_history():
+        texts.add(schema.doc or "")
+        texts |= {a.description for a in schema.attributes.values()}
+        texts |= {p.description for p in [*schema.inputs, *schema.outputs]}
+    for text in sorted(texts):
+        source = end_lists(inspect.cleandoc(text))
+        assert markdown(BASE, may_link(source)).render(source) == markdown(BASE).render(source)
+    assert all("<a href" in render_text(url, BASE) for url in URLS)
 
 
 def test_file_names_are_not_taken_for_domains() -> None:
