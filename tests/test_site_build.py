@@ -41,10 +41,10 @@ CATEGORY = {
     "NonDifferentiable": "non-differentiable",
     "Unknown": "undefined",
 }
-HOSTILE_CONFIG = """\
-site_name: hostile
+PROJECT_CONFIG = """\
+site_name: {name}
 docs_dir: docs
-use_directory_urls: false
+use_directory_urls: {directory_urls}
 theme:
   name: material
   font: false
@@ -54,11 +54,8 @@ validation:
   anchors: warn
 plugins:
   - gendoc:
-      schemas: [tests.custom_schemas.hostile, tests.custom_schemas.hostile_names]
-      domains:
-        - com.example.hostile
-        - com.example.names
-        - 'com.x<img src="x" onerror="alert(''domain'')">'
+      schemas: {schemas}
+      domains: {domains}
   - i18n:
       docs_structure: folder
       reconfigure_search: false
@@ -66,6 +63,12 @@ plugins:
         - {{locale: en, name: English, default: true}}
         - {{locale: zh, name: 中文}}
 """
+HOSTILE_SCHEMAS = ["tests.custom_schemas.hostile", "tests.custom_schemas.hostile_names"]
+HOSTILE_DOMAINS = [
+    "com.example.hostile",
+    "com.example.names",
+    'com.x<img src="x" onerror="alert(\'domain\')">',
+]
 
 
 def mkdocs_build(
@@ -93,16 +96,33 @@ def build_site(
     return mkdocs_build(ROOT / "mkdocs.yml", out, cache, jobs)
 
 
-def hostile_project(base: Path) -> Path:
-    """The mkdocs project of a site of the schemas in ``tests/custom_schemas/hostile.py``
-    only, in ``base``: its configuration file."""
+def small_project(
+    base: Path,
+    schemas: list[str],
+    domains: list[str],
+    *,
+    directory_urls: bool = False,
+) -> Path:
+    """A two-language mkdocs project in ``base`` documenting only ``domains`` (after
+    importing the schema modules ``schemas``): its configuration file."""
     for lang, title in (("en", "# Home"), ("zh", "# 首页")):
         (base / "docs" / lang).mkdir(parents=True, exist_ok=True)
         (base / "docs" / lang / "index.md").write_text(title + "\n", encoding="utf-8")
     config = base / "mkdocs.yml"
-    overrides = ROOT / "templates" / "site" / "overrides"
-    config.write_text(HOSTILE_CONFIG.format(overrides=overrides), encoding="utf-8")
+    text = PROJECT_CONFIG.format(
+        name=base.name,
+        directory_urls=json.dumps(directory_urls),
+        overrides=ROOT / "templates" / "site" / "overrides",
+        schemas=json.dumps(schemas),
+        domains=json.dumps(domains),
+    )
+    config.write_text(text, encoding="utf-8")
     return config
+
+
+def hostile_project(base: Path) -> Path:
+    """The site of the schemas in ``tests/custom_schemas/hostile*.py`` only, in ``base``."""
+    return small_project(base, HOSTILE_SCHEMAS, HOSTILE_DOMAINS)
 
 
 def build_hostile_site(base: Path) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from gendoc.site.pages import relative_url
 from gendoc.site.rendered import Headings
-from tests.test_site_build import ROOT, mkdocs_build
+from tests.test_site_build import mkdocs_build, small_project
 from tests.test_site_crawl import Links, broken_links
 
 
@@ -82,38 +82,11 @@ def test_links_name_the_urls_mkdocs_writes(directory_urls: bool, expected: list[
     assert [relative_url(source, t, directory_urls) for t in targets] == expected
 
 
-DIRECTORY_URLS_CONFIG = """\
-site_name: directory urls
-docs_dir: docs
-use_directory_urls: true
-theme:
-  name: material
-  font: false
-  custom_dir: {overrides}
-markdown_extensions: [attr_list, tables, toc]
-validation:
-  anchors: warn
-plugins:
-  - gendoc:
-      schemas: [tests.custom_schemas.diff_v2]
-      domains: [com.example]
-  - i18n:
-      docs_structure: folder
-      reconfigure_search: false
-      languages:
-        - {{locale: en, name: English, default: true}}
-        - {{locale: zh, name: 中文}}
-"""
-
-
 def test_html_pages_link_right_with_directory_urls(tmp_path: Path) -> None:
     """mkdocs' default layout (a folder per page): every link of the site still resolves."""
-    for lang in ("en", "zh"):
-        (tmp_path / "docs" / lang).mkdir(parents=True)
-        (tmp_path / "docs" / lang / "index.md").write_text("# Home\n", encoding="utf-8")
-    config = tmp_path / "mkdocs.yml"
-    overrides = ROOT / "templates" / "site" / "overrides"
-    config.write_text(DIRECTORY_URLS_CONFIG.format(overrides=overrides), encoding="utf-8")
+    config = small_project(
+        tmp_path, ["tests.custom_schemas.diff_v2"], ["com.example"], directory_urls=True
+    )
     out = tmp_path / "out"
 
     done = mkdocs_build(config, out, tmp_path / "cache")
