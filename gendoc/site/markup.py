@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
 from gendoc.model import Differentiability
-from gendoc.site.versions_diff import DiffLine
+
+if TYPE_CHECKING:
+    from gendoc.site.versions_diff import DiffLine
 
 _ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 
