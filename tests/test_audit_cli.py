@@ -32,10 +32,10 @@ def test_static_lints_on_registered_operators() -> None:
     result = run_gendoc("audit", *CUSTOM)
     assert result.returncode == 1, result.stderr
     assert result.stdout.splitlines() == [
-        "error GD003 test.audit Double-1: output Y tagged differentiable but no input is "
-        "(inputs: X non-differentiable)",
-        "error GD002 test.audit Half-1: input X tagged differentiable but no output is "
-        "(outputs: Y undefined)",
+        "error GD003 test.audit Double-1: output Y tagged differentiable but every input is "
+        "non-differentiable (X)",
+        "error GD002 test.audit Half-1: input X tagged differentiable but every output is "
+        "undefined (Y)",
         "error GD001 test.audit Index-1 output Y: tagged differentiable but its types "
         "(tensor(int64)) hold no floating-point value",
         "warning GD004 test.audit Flip-3: partially tagged: W undefined while X, Y tagged",

@@ -19,6 +19,7 @@ from gendoc.audit import (
 from gendoc.audit.lints import CHECKS, REFERENCE_CHECKS, holds_float, lint_reference
 from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.errors import UsageError
+from gendoc.i18n import translations
 from gendoc.model import (
     Differentiability,
     Option,
@@ -134,9 +135,20 @@ def test_gd002_and_gd003_need_a_differentiable_partner() -> None:
     assert found(no_input) == [("GD003", "B", 1, None)]
     assert found(balanced) == [] and found(nothing) == []
     message = lint_reference(reference(no_output))[0].message
-    assert (
-        message == "input X tagged differentiable but no output is (outputs: Y non-differentiable)"
+    assert message == "input X tagged differentiable but every output is non-differentiable (Y)"
+
+
+def test_gd002_and_gd003_name_the_other_sides_tags_as_tags() -> None:
+    """In Chinese the tags of the other side read as Chinese words, also when they differ."""
+    mixed = schema("M", [param("X", N), param("W", U), param("Z", N)], [param("Y", D)])
+    (finding,) = [f for f in lint_reference(reference(mixed)) if f.rule == "GD003"]
+    assert finding.message == (
+        "output Y tagged differentiable but no input is: X, Z non-differentiable, W undefined"
     )
+    undefined = schema("U", [param("X", D)], [param("Y", U), param("V", U)])
+    (finding,) = [f for f in lint_reference(reference(undefined)) if f.rule == "GD002"]
+    chinese = translations("zh", None).gettext
+    assert finding.text.format(chinese) == "输入 X 标为可微，但所有输出均为未定义（Y, V）"
 
 
 def test_gd004_flags_partially_tagged_versions_only() -> None:
@@ -257,9 +269,9 @@ def test_report_dict_and_markdown() -> None:
         "parameter": None,
         "part": None,
         "name": None,
-        "message": "input X tagged differentiable but no output is (outputs: Y non-differentiable)",
-        "message_id": "input {inputs} tagged differentiable but no output is (outputs: {outputs})",
-        "args": {"inputs": "X", "outputs": "Y non-differentiable"},
+        "message": "input X tagged differentiable but every output is non-differentiable (Y)",
+        "message_id": "input {inputs} tagged differentiable but every output is {tag} ({outputs})",
+        "args": {"inputs": "X", "outputs": "Y", "tag": "non-differentiable"},
         "suggested": None,
         "evidence": [],
     }
@@ -269,7 +281,7 @@ def test_report_dict_and_markdown() -> None:
     row = (
         '<tr><td><span class="gd-sev gd-sev-error">error</span></td>'
         '<td><a href="#rule-gd002">GD002</a></td><td>ai.onnx A</td><td>1</td><td></td>'
-        "<td>input X tagged differentiable but no output is (outputs: Y non-differentiable)"
+        "<td>input X tagged differentiable but every output is non-differentiable (Y)"
     )
     assert row in markdown
     assert "**1 error, 0 warnings, 0 info**" in markdown

@@ -104,7 +104,12 @@ def _every_finding() -> list[Finding]:
     x = Parameter("X", "T", "", Option.SINGLE, Differentiability.DIFFERENTIABLE)
     h = Parameter("initial_h", "T", "", Option.OPTIONAL, Differentiability.NON_DIFFERENTIABLE)
     c = Parameter("initial_c", "T", "", Option.OPTIONAL, Differentiability.DIFFERENTIABLE)
+    u = Parameter("U", "T", "", Option.SINGLE, Differentiability.UNDEFINED)
     alone = [
+        Schema(domain="t", name="MixedOutputs", since_version=1, inputs=(x,), outputs=(h, u),
+               type_constraints=(t,)),  # GD002, the other side non-differentiable and undefined
+        Schema(domain="t", name="MixedInputs", since_version=1, inputs=(h, u), outputs=(x,),
+               type_constraints=(t,)),  # GD003, the same
         Schema(domain="t", name="NoOutput", since_version=1, inputs=(x,), outputs=(),
                type_constraints=(t,)),
         Schema(domain="t", name="NoInput", since_version=1, inputs=(), outputs=(x,),

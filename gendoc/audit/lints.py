@@ -109,40 +109,62 @@ def _names(params: Iterable[Parameter]) -> str:
     return ", ".join(p.name for p in params)
 
 
-def _tags(params: Iterable[Parameter]) -> str:
-    return ", ".join(f"{p.name} {p.differentiability.value}" for p in params)
-
-
 _ONE_SIDED = {
-    # rule: (the side tagged differentiable, the other side, message, message with no other side)
+    # rule: (the side tagged differentiable, the other side, messages: every parameter of the
+    # other side has the one tag {tag}; some are non-differentiable and some undefined; the
+    # version has no other side)
     "GD002": (
         "inputs",
         "outputs",
-        N_("input {inputs} tagged differentiable but no output is (outputs: {outputs})"),
+        N_("input {inputs} tagged differentiable but every output is {tag} ({outputs})"),
+        N_(
+            "input {inputs} tagged differentiable but no output is: "
+            "{non_differentiable} non-differentiable, {undefined} undefined"
+        ),
         N_("input {inputs} tagged differentiable but the version has no output"),
     ),
     "GD003": (
         "outputs",
         "inputs",
-        N_("output {outputs} tagged differentiable but no input is (inputs: {inputs})"),
+        N_("output {outputs} tagged differentiable but every input is {tag} ({inputs})"),
+        N_(
+            "output {outputs} tagged differentiable but no input is: "
+            "{non_differentiable} non-differentiable, {undefined} undefined"
+        ),
         N_("output {outputs} tagged differentiable but the version has no input"),
     ),
 }
 
 
 def _one_sided(rule: str, op: Operator) -> Iterator[Finding]:
-    """A gradient has to flow in and out: a differentiable side needs one on the other side."""
-    side, other_side, message, message_alone = _ONE_SIDED[rule]
+    """A gradient has to flow in and out: a differentiable side needs one on the other side.
+
+    The other side's tags are named as tags (terms a translated message translates), never
+    pasted into a name list, so a Chinese finding reads 不可微 too.
+    """
+    side, other_side, uniform, mixed, alone = _ONE_SIDED[rule]
     for schema in op.versions:
         tagged = [p for p in getattr(schema, side) if p.differentiability is DIFF]
         others = getattr(schema, other_side)
         if not tagged or any(p.differentiability is DIFF for p in others):
             continue
-        if others:
-            args = {side: _names(tagged), other_side: _tags(others)}
-            yield _finding(rule, schema, None, message, **args)
+        names = _names(tagged)
+        tags = {p.differentiability for p in others}
+        if not others:
+            yield _finding(rule, schema, None, alone, **{side: names})
+        elif len(tags) == 1:
+            (tag,) = tags
+            args = {side: names, other_side: _names(others), "tag": Term(tag.value)}
+            yield _finding(rule, schema, None, uniform, **args)
         else:
-            yield _finding(rule, schema, None, message_alone, **{side: _names(tagged)})
+            non_differentiable = [p for p in others if p.differentiability is not UNDEFINED]
+            undefined = [p for p in others if p.differentiability is UNDEFINED]
+            args = {
+                side: names,
+                "non_differentiable": _names(non_differentiable),
+                "undefined": _names(undefined),
+            }
+            yield _finding(rule, schema, None, mixed, **args)
 
 
 def check_input_without_output(op: Operator) -> Iterator[Finding]:
