@@ -2,11 +2,11 @@
 
 Parts of the suite need optional packages: the site tests need the ``site``
 extra (mkdocs and its plugins), the browser tests the ``browser`` extra
-(Playwright), some guide examples torch. Without them those tests are
-skipped, so that ``pytest -m "not browser"`` runs in a venv holding only the
-core and ``test`` dependencies. ``make test`` and CI set
-``GENDOC_REQUIRE_ALL_TESTS=1``: then every skip is turned into a failure, so
-a missing package can never pass for a green run.
+(Playwright), PyTorch's live answers the ``torch`` extra. Without them those
+tests are skipped, each saying which extra to install, so that ``pytest -m "not
+browser"`` runs in a venv holding only the core and ``test`` dependencies.
+``make test`` and CI set ``GENDOC_REQUIRE_ALL_TESTS=1``: then every skip is
+turned into a failure, so a missing package can never pass for a green run.
 """
 
 from __future__ import annotations
@@ -21,10 +21,25 @@ from gendoc.model import Reference
 
 REQUIRE_ALL_TESTS = os.environ.get("GENDOC_REQUIRE_ALL_TESTS") == "1"
 
-# Test modules that need an extra, with the modules that extra provides.
-NEEDS_EXTRA = {
-    "test_site_build.py": ("site", ("mkdocs", "material", "mkdocs_static_i18n", "pagefind")),
+# The optional packages tests may need, each with the extra that installs it.
+EXTRA_OF_MODULE = {
+    "markdown": "site",
+    "mkdocs": "site",
+    "material": "site",
+    "mkdocs_static_i18n": "site",
+    "pagefind": "site",
+    "playwright": "browser",
+    "torch": "torch",
 }
+
+# Test modules that need an extra without importing it (they run it in a subprocess).
+NEEDS_MODULES = {
+    "test_site_build.py": ("mkdocs", "material", "mkdocs_static_i18n", "pagefind"),
+}
+
+
+def _needs(missing: str) -> str:
+    return f"needs {missing}: pip install 'gendoc[{EXTRA_OF_MODULE[missing]}]'"
 
 
 @pytest.fixture(scope="session")
@@ -33,14 +48,35 @@ def reference() -> Reference:
     return collect()
 
 
+class _ModuleNeedingExtras(pytest.Module):
+    """A test module whose import stops on a missing optional package is skipped, saying which.
+
+    Without this, ``pytest -m "not browser"`` in a venv without the ``site`` extra would stop
+    at the collection of every module that imports :mod:`gendoc.site` (which imports mkdocs).
+    """
+
+    def _getobj(self):
+        try:
+            return super()._getobj()
+        except pytest.Collector.CollectError as error:
+            cause = error.__cause__
+            name = (getattr(cause, "name", None) or "").partition(".")[0]
+            if isinstance(cause, ModuleNotFoundError) and name in EXTRA_OF_MODULE:
+                pytest.skip(_needs(name), allow_module_level=True)
+            raise
+
+
+def pytest_pycollect_makemodule(module_path, parent) -> pytest.Module:
+    return _ModuleNeedingExtras.from_parent(parent, path=module_path)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Skip the tests of a module whose extra is not installed, saying which."""
     for item in items:
-        extra, modules = NEEDS_EXTRA.get(item.path.name, ("", ()))
+        modules = NEEDS_MODULES.get(item.path.name, ())
         missing = [name for name in modules if find_spec(name) is None]
         if missing:
-            reason = f"needs {', '.join(missing)}: pip install 'gendoc[{extra}]'"
-            item.add_marker(pytest.mark.skip(reason=reason))
+            item.add_marker(pytest.mark.skip(reason=_needs(missing[0])))
 
 
 def _as_failure(report: pytest.TestReport | pytest.CollectReport) -> None:

@@ -61,6 +61,7 @@ def test_an_unmapped_operator_needs_no_torch(reference: Reference) -> None:
 
 def test_the_site_weighs_evidence_without_importing_torch(tmp_path) -> None:
     """The Clip page's verdicts come from the record, and torch is never imported."""
+    pytest.importorskip("mkdocs")
     code = """
 import json, sys
 from gendoc import installed
