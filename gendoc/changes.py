@@ -188,6 +188,7 @@ class Change:
 
 _CODE_VALUES = frozenset(
     {
+        Kind.PARAMETER_ADDED,
         Kind.PARAMETER_RENAMED,
         Kind.PARAMETERS_REORDERED,
         Kind.PARAMETER_TYPE_CHANGED,
