@@ -19,10 +19,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from gendoc.changes import ANNOTATIONS_PER_LEVEL
 from gendoc.display import github_data, github_property
-
-ANNOTATIONS_PER_LEVEL = 10
-"""GitHub shows this many annotations of one level per step; more are dropped silently."""
 
 
 def work_folder() -> Path:
