@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 from functools import partial
 from gettext import NullTranslations
+from typing import TypeVar
 
 from gendoc.display import PARTS
 from gendoc.i18n import ENGLISH, N_, NP_
@@ -57,6 +58,21 @@ FORMAT_VERSION = 2
 
 ANNOTATIONS_PER_LEVEL = 10
 """GitHub shows this many annotations of one level (error, warning, notice) per step."""
+
+_T = TypeVar("_T")
+
+
+def shown_annotations(items: Sequence[_T]) -> tuple[Sequence[_T], int]:
+    """The items of one annotation level GitHub will show, and how many more a last one counts.
+
+    GitHub shows :data:`ANNOTATIONS_PER_LEVEL` of a level per step and drops the
+    rest without a word, so past that the last place goes to a count of the rest.
+    """
+    if len(items) <= ANNOTATIONS_PER_LEVEL:
+        return items, 0
+    kept = ANNOTATIONS_PER_LEVEL - 1
+    return items[:kept], len(items) - kept
+
 
 WORD_DIFF_CHARS = 1500
 """Characters of one version's word diff in the Markdown report."""
@@ -465,22 +481,16 @@ class DiffReport:
         return "warning" if change.is_tag_change else "notice"
 
     def annotations(self, fail_on: FailOn) -> list[Annotation]:
-        """What GitHub can show: per level the first changes, then one saying how many more.
-
-        GitHub displays :data:`ANNOTATIONS_PER_LEVEL` annotations of each level per
-        step and drops the rest without a word, so the last one shown counts them.
-        """
+        """What GitHub can show: per level the first changes, then one saying how many more."""
         by_level: dict[str, list[Change]] = {}
         for change in self.ordered:
             by_level.setdefault(self.level(change, fail_on), []).append(change)
         shown = []
         for level, changes in by_level.items():
-            if len(changes) <= ANNOTATIONS_PER_LEVEL:
-                shown += (Annotation(level, c) for c in changes)
-                continue
-            kept = ANNOTATIONS_PER_LEVEL - 1
-            shown += (Annotation(level, c) for c in changes[:kept])
-            shown.append(Annotation(level, None, len(changes) - kept))
+            kept, left_out = shown_annotations(changes)
+            shown += (Annotation(level, c) for c in kept)
+            if left_out:
+                shown.append(Annotation(level, None, left_out))
         return shown
 
     def exit_status(self, fail_on: FailOn) -> int:

@@ -461,16 +461,19 @@ def test_onnx_bump_and_first_schema_module_then_a_push(
 
     state.requests.clear()
     head = commit(repo, "fix a tag", "diff_v1_tag", f"onnx=={onnx.__version__}")
-    run = run_action(
-        tmp_path / "push2", repo, api, pull_request_event(base, head, "synchronize"), bumped
-    )
-    assert run.succeeded, run.stderr
+    event = pull_request_event(base, head, "synchronize")
+    run = run_action(tmp_path / "push2", repo, api, event, bumped, {"fail-on": "any"})
+    assert run.outcomes["diff"] == "failure" and not run.succeeded  # fail-on: any
+    assert run.outcomes["post"] == "success"  # the comment is updated all the same
     assert state.writes() == [("PATCH", f"/repos/{REPOSITORY}/issues/comments/{ours['id']}")]
     assert state.ours() == [ours] and f"`{head[:12]}`" in ours["body"]
     assert "- `com.example.Foo` added (versions 1, 2)" in ours["body"]
-    assert "::notice title=Operator change::com.example.Foo added (versions 1, 2)" in annotations(
-        run
-    )
+    added = "::error title=Operator change::com.example.Foo added (versions 1, 2)"
+    assert added in annotations(run)
+
+    state.requests.clear()
+    run = run_action(tmp_path / "push3", repo, api, event, bumped, {"comment": "false"})
+    assert run.outcomes["post"] == "skipped" and state.requests == []
 
 
 def test_stale_second_language_no_differences_and_a_shadowing_gendoc_folder(
@@ -662,7 +665,7 @@ def test_token_is_given_to_the_posting_step_only_and_gendoc_runs_isolated() -> N
     assert with_token == ["post"]
     runs = "\n".join(s.get("run", "") for s in steps)
     assert "PYTHONPATH" not in runs
-    gendoc_calls = re.findall(r"\"\$GENDOC(?:_BASE)?_PYTHON\"[^\n]*", runs)
+    gendoc_calls = re.findall(r"\"\$\{GENDOC_[^\n]*", runs)
     assert len(gendoc_calls) == 4 and all(" -I -m gendoc.ci." in c for c in gendoc_calls)
     assert "sed -i" not in runs and "readlink -f" not in runs  # GNU-only, not on macOS
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from gendoc.ci.runner import annotation, append_summary, bounded, schema_modules, workspace_last
 from gendoc.display import code_block, code_span
 from gendoc.errors import GendocError
-from gendoc.stale import CheckReport
+from gendoc.stale import CheckReport, StaleDocument
 
 
 def language_folders(output: str, languages: list[str]) -> list[tuple[str, Path]]:
@@ -49,7 +49,7 @@ def check_all(output: str, languages: list[str], style: str) -> list[tuple[str, 
     return reports
 
 
-def _state(doc) -> str:
+def _state(doc: StaleDocument) -> str:
     if doc.on_disk is None:
         return "missing"
     return "line endings differ (CRLF)" if doc.line_endings_only else "stale"

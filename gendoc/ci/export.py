@@ -37,11 +37,7 @@ def main(argv: list[str]) -> int:
     workspace_last()
     modules = schema_modules()
     present = [m for m in modules if exists(m)]
-    notes = [
-        f"- {code_span(m)} does not exist on the {side} side: no schemas from it there.\n"
-        for m in modules
-        if m not in present
-    ]
+    missing = [m for m in modules if m not in present]
     try:
         from gendoc.api import export
 
@@ -52,11 +48,12 @@ def main(argv: list[str]) -> int:
     partial = snapshot.with_name(snapshot.name + ".partial")
     partial.write_text(text, encoding="utf-8")
     partial.replace(snapshot)
-    if notes:
+    note = "{module} does not exist on the {side} side: no schemas from it there."
+    if missing:
         with (work_folder() / "notes.md").open("a", encoding="utf-8") as file:
-            file.writelines(notes)
-    for note in notes:
-        print(annotation("notice", note.strip("- \n").replace("`", ""), title="gendoc export"))
+            file.writelines(f"- {note.format(module=code_span(m), side=side)}\n" for m in missing)
+    for module in missing:
+        print(annotation("notice", note.format(module=module, side=side), title="gendoc export"))
     return 0
 
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from gendoc.changes import ANNOTATIONS_PER_LEVEL
+from gendoc.changes import shown_annotations
 from gendoc.display import github_data, github_property
 
 
@@ -56,10 +56,8 @@ def annotation(level: str, message: str, *, title: str, file: str | None = None)
 
 def bounded(level: str, messages: Iterable[tuple[str, str | None]], title: str) -> Iterator[str]:
     """Annotations of one level, at most what GitHub shows; the last counts the rest."""
-    found = list(messages)
-    kept = found if len(found) <= ANNOTATIONS_PER_LEVEL else found[: ANNOTATIONS_PER_LEVEL - 1]
+    kept, left_out = shown_annotations(list(messages))
     for message, file in kept:
         yield annotation(level, message, title=title, file=file)
-    if len(kept) < len(found):
-        rest = len(found) - len(kept)
-        yield annotation(level, f"{rest} more, listed in the job summary", title=title)
+    if left_out:
+        yield annotation(level, f"{left_out} more, listed in the job summary", title=title)
