@@ -33,12 +33,17 @@ CONTEXT_WORDS = 8
 MAX_ADDED_WORDS = 60
 """Words shown of a paragraph that was added or removed as a whole."""
 
+ALIKE = 0.5
+"""How alike (difflib's ratio of their words) a removed and an added paragraph must be to be
+shown as one paragraph reworded; less alike, they are shown as one removed and one added."""
+
 _BLANK_LINE = re.compile(r"\n\s*\n")
 _TOKEN = re.compile(r"\S+")
 
 
 def _paragraphs(text: str, heading: str = "") -> list[tuple[str, str]]:
     found = [" ".join(p.split()) for p in _BLANK_LINE.split(inspect.cleandoc(text))]
+    heading = " ".join(heading.split())  # a name may hold a line break: never in the output
     return [(heading if i == 0 else "", p) for i, p in enumerate(p for p in found if p)]
 
 
@@ -113,14 +118,28 @@ def _whole(paragraph: str, mark: str) -> str:
     return f"[{mark}{' '.join(words)}{mark}]" if mark == "-" else f"{{+{' '.join(words)}+}}"
 
 
+def _alike(old: str, new: str) -> bool:
+    return difflib.SequenceMatcher(None, old.split(" "), new.split(" ")).ratio() >= ALIKE
+
+
+def _run_diff(old_run: list[str], new_run: list[str]) -> Iterator[str]:
+    """One run of changed paragraphs: each old one reworded into the next new one alike, in
+    order, the new ones it skips added; an old one with no new one alike removed."""
+    start = 0
+    for o in old_run:
+        found = next((k for k in range(start, len(new_run)) if _alike(o, new_run[k])), None)
+        if found is None:
+            yield _whole(o, "-")
+            continue
+        yield from (_whole(n, "+") for n in new_run[start:found])
+        yield _words_changed(o, new_run[found])
+        start = found + 1
+    yield from (_whole(n, "+") for n in new_run[start:])
+
+
 def word_diff(old: Sequence[str], new: Sequence[str], max_chars: int) -> str:
     """The changed paragraphs, one per block, words marked; cut after ``max_chars``."""
-    blocks: list[str] = []
-    for old_run, new_run in _regions(old, new):
-        paired = min(len(old_run), len(new_run))
-        blocks += (_words_changed(o, n) for o, n in zip(old_run, new_run, strict=False))
-        blocks += (_whole(p, "-") for p in old_run[paired:])
-        blocks += (_whole(p, "+") for p in new_run[paired:])
+    blocks = [block for o, n in _regions(old, new) for block in _run_diff(o, n)]
     text = PARAGRAPH_BREAK.join(blocks)
     if len(text) > max_chars:
         cut = text[:max_chars].rsplit(" ", 1)[0]

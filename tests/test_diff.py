@@ -280,9 +280,17 @@ def test_text_change_counts_paragraphs_and_shortens_the_unchanged_words() -> Non
     assert change.paragraphs == 3  # the first rewritten, "Gone." -> two new paragraphs
     tail = " ".join(f"w{i}" for i in range(32, 40))
     assert change.word_diff() == (
-        f"… {tail} [-old-] {{+new+}} end.\n\n[-Gone.-] {{+Added.+}}\n\n{{+Also added.+}}"
-    )
-    assert change.word_diff(max_chars=20) == "… w32 w33 w34 w35 … (76 more characters)"  # of 93
+        f"… {tail} [-old-] {{+new+}} end.\n\n[-Gone.-]\n\n{{+Added.+}}\n\n{{+Also added.+}}"
+    )  # "Gone." and "Added." have no word in common: one removed, one added
+    assert change.word_diff(max_chars=20) == "… w32 w33 w34 w35 … (77 more characters)"  # of 94
+
+
+def test_a_reworded_paragraph_is_paired_with_its_rewording_past_inserted_ones() -> None:
+    old = Schema("", "Foo", 1, doc="The number of samples.")
+    new = Schema("", "Foo", 1, doc="New intro.\n\nA scalar, the number of samples.")
+    (change,) = compare(ref(old), ref(new))
+    assert change.paragraphs == 2
+    assert change.word_diff() == "{+New intro.+}\n\n[-The-] {+A scalar, the+} number of samples."
 
 
 # --- formats -------------------------------------------------------------------------------
