@@ -613,15 +613,19 @@ def test_windows_runner_stops_in_the_first_step_with_a_clear_error(
 # --- the base side's onnx ------------------------------------------------------------------
 
 
-def base_onnx(tree: Path, head_onnx: str) -> subprocess.CompletedProcess[str]:
-    """Run the script as the install step does: by path, isolated, with the runner's python."""
+def base_onnx(tree: Path, head_onnx: str, ref: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run the script as the install step does: by path, isolated, with the runner's python.
+
+    ``ref``: whether the runner names the workflow file (``GITHUB_WORKFLOW_REF``).
+    """
+    workflow_ref = f"{REPOSITORY}/{WORKFLOW}@refs/pull/{PR_NUMBER}/merge" if ref else ""
     return subprocess.run(
         [sys.executable, "-I", str(ROOT / "gendoc" / "ci" / "base_onnx.py"), str(tree)],
         env={
             **os.environ,
             "ONNX": head_onnx,
             "GITHUB_REPOSITORY": REPOSITORY,
-            "GITHUB_WORKFLOW_REF": f"{REPOSITORY}/{WORKFLOW}@refs/pull/{PR_NUMBER}/merge",
+            "GITHUB_WORKFLOW_REF": workflow_ref,
         },
         capture_output=True,
         text=True,
@@ -654,6 +658,9 @@ def test_base_onnx_is_the_base_workflows_input(
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"{expected}\n"
     assert result.stderr.startswith("::notice title=gendoc base side::onnx for the base commit: ")
+    # A runner that does not name the workflow: the base's workflows that give onnx are read.
+    unnamed = base_onnx(repo, "onnx==1.23.2", ref=False)
+    assert unnamed.stdout == ("onnx==1.23.2\n" if expected == "" else f"{expected}\n")
 
 
 # --- the action's text ---------------------------------------------------------------------

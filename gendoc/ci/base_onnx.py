@@ -4,7 +4,9 @@ A pull request may bump the action's ``onnx:`` input; the base side must then be
 exported with the base's onnx, or the diff compares the new onnx with itself.
 The workflow that runs (``GITHUB_WORKFLOW_REF`` names its file) is read as it
 is at the base commit (``git show BASE:path``), and its ``onnx:`` line is the
-answer when there is exactly one, with a literal value. Otherwise the pull
+answer when there is exactly one, with a literal value (without
+``GITHUB_WORKFLOW_REF``, every workflow of the base commit that has such a line
+is read). Otherwise the pull
 request's own input is used, and a notice says why: the workflow is new, or it
 gives several ``onnx:`` values or an expression (``${{ matrix.onnx }}``). No
 ``onnx:`` line at all means the input's default (empty: ``gendoc[onnx]``).
@@ -64,17 +66,25 @@ def resolve(workflow: str | None, head_onnx: str) -> tuple[str, str]:
     return value, f"the base workflow's onnx input ({value or 'empty'})"
 
 
-def read_workflow(tree: str) -> str | None:
-    """The running workflow's file as the base commit has it, if it has it."""
-    path = workflow_path(
-        os.environ.get("GITHUB_WORKFLOW_REF", ""), os.environ.get("GITHUB_REPOSITORY", "")
-    )
-    if path is None:
-        return None
-    shown = subprocess.run(
-        ["git", "-C", tree, "show", f"HEAD:{path}"], capture_output=True, text=True, check=False
-    )
+def _git(tree: str, *args: str) -> str | None:
+    shown = subprocess.run(["git", "-C", tree, *args], capture_output=True, text=True, check=False)
     return shown.stdout if shown.returncode == 0 else None
+
+
+def read_workflow(tree: str) -> str | None:
+    """The running workflow's file as the base commit has it, if it has it.
+
+    Without ``GITHUB_WORKFLOW_REF`` (an older runner), every workflow file of the
+    base commit that gives an ``onnx:`` input, one after the other.
+    """
+    env = os.environ
+    path = workflow_path(env.get("GITHUB_WORKFLOW_REF", ""), env.get("GITHUB_REPOSITORY", ""))
+    if path is not None:
+        return _git(tree, "show", f"HEAD:{path}")
+    names = (_git(tree, "ls-tree", "--name-only", "HEAD", ".github/workflows/") or "").split("\n")
+    texts = (_git(tree, "show", f"HEAD:{n}") for n in names if n.endswith((".yml", ".yaml")))
+    found = [text for text in texts if text and onnx_inputs(text)]
+    return "\n".join(found) if found else None
 
 
 def main(argv: list[str]) -> int:
