@@ -7,16 +7,16 @@ fake one: an ``http.server`` on 127.0.0.1 that keeps comments in memory and
 answers like GitHub (``GET /user`` refused to the workflow's token, a fork's
 token refused writes), so nothing leaves the machine.
 
-Two steps are not run: ``actions/setup-python`` (a ``uses:`` step) and
-``install``, which fetches packages. Their results stand in: the
-``GENDOC_PYTHON`` and ``GENDOC_BASE_PYTHON`` that ``install`` writes to
-``GITHUB_ENV`` are interpreters of small virtualenvs made here, outside the
-repository, whose ``.pth`` file puts this checkout's gendoc and the test
-environment's packages on the path. The base one also imports
-``tests.custom_schemas.older_onnx`` at its start: the onnx bump is simulated
-by a base side whose onnx says it is 1.22.0 and has one operator more
-(installing a second onnx needs the network). How ``install`` picks the base's
-onnx (``gendoc/ci/base_onnx.py``) is tested on its own, below.
+``actions/setup-python`` (a ``uses:`` step) is not run, and ``install``, which
+fetches packages, runs in one test only, with a ``python`` that logs what pip
+would install. Elsewhere its results stand in: the ``GENDOC_PYTHON`` and
+``GENDOC_BASE_PYTHON`` that it writes to ``GITHUB_ENV`` are interpreters of small
+virtualenvs made here, outside the repository, whose ``.pth`` file puts this
+checkout's gendoc and the test environment's packages on the path. For the onnx
+bump the base one also imports ``tests.custom_schemas.older_onnx`` at its start:
+a base side whose onnx says it is 1.22.0 and has one operator more (installing
+a second onnx needs the network). How ``install`` picks the base's onnx
+(``gendoc/ci/base_onnx.py``) is tested on its own, below.
 """
 
 from __future__ import annotations
@@ -318,6 +318,7 @@ def run_action(
     inputs: dict[str, str] | None = None,
     steps: set[str] | None = None,
     runner_os: str = "Linux",
+    path: str = "",
 ) -> Run:
     """Run the action's steps (``steps``: only these) for one pull_request event."""
     tmp.mkdir(exist_ok=True)
@@ -338,7 +339,9 @@ def run_action(
     summary.touch()
     env = {
         **{k: v for k, v in os.environ.items() if k != "GITHUB_TOKEN"},
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PATH": os.pathsep.join(
+            p for p in (path, str(Path(sys.executable).parent), os.environ["PATH"]) if p
+        ),
         "GITHUB_ACTION_PATH": str(ROOT),
         "GITHUB_WORKSPACE": str(repo),
         "GITHUB_EVENT_NAME": "pull_request",
@@ -359,7 +362,7 @@ def run_action(
     for step in ACTION["runs"]["steps"]:
         if "uses" in step:
             continue
-        if step["id"] in NOT_RUN or (steps and step["id"] not in steps):
+        if (steps and step["id"] not in steps) or (not steps and step["id"] in NOT_RUN):
             # Not run here; the interpreters it would make are given instead.
             context["steps"][step["id"]] = {"outcome": "success" if run.succeeded else "skipped"}
             continue
@@ -608,6 +611,52 @@ def test_windows_runner_stops_in_the_first_step_with_a_clear_error(
     assert run.outcomes["preflight"] == "failure"
     assert run.stdout["preflight"].startswith("::error title=gendoc::The gendoc action runs on ")
     assert run.outcomes["check"] == "skipped" and run.outcomes["cleanup"] == "success"
+
+
+_PYTHON_STUB = """#!/bin/bash
+# python for the install step: makes virtualenvs of itself, logs what pip would install.
+if [ "$1" = -m ] && [ "$2" = venv ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; exit; fi
+if [ "$1" = -m ] && [ "$2" = pip ]; then echo "$0 ${*:3}" >> "$PIP_LOG"; exit; fi
+exec REAL "$@"
+"""
+
+
+def test_install_gives_each_side_its_onnx_and_requirements(
+    tmp_path: Path, github, pythons: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The install step, with a python that logs pip instead of fetching packages."""
+    _, api = github
+    repo = new_repo(tmp_path)
+    (repo / "requirements.txt").write_text("numpy<3\n")
+    base = commit(repo, "docs", None, "onnx==1.22.0")
+    git_in(repo, "checkout", "-q", "-b", "bump")
+    (repo / "requirements.txt").write_text("numpy<3\nmsgspec\n")
+    head = commit(repo, "bump", None, f"onnx=={onnx.__version__}")
+    stub = tmp_path / "stub"
+    stub.mkdir()
+    (stub / "python").write_text(_PYTHON_STUB.replace("REAL", sys.executable))
+    (stub / "python").chmod(0o755)
+    log = tmp_path / "pip.log"
+    inputs = {"onnx": f"onnx=={onnx.__version__}", "requirements": "requirements.txt"}
+    monkeypatch.setenv("PIP_LOG", str(log))
+    event = pull_request_event(base, head, "opened")
+    steps = {"base-checkout", "install"}
+    run = run_action(tmp_path / "run", repo, api, event, pythons, inputs, steps, path=str(stub))
+    assert run.succeeded, run.stderr
+    work = tmp_path / "run" / "runner" / "gendoc"
+    assert log.read_text().splitlines() == [
+        f"{work}/env/bin/python install --quiet onnx=={onnx.__version__} {ROOT}",
+        f"{work}/env/bin/python install --quiet -r {repo}/requirements.txt",
+        f"{work}/base-env/bin/python install --quiet onnx==1.22.0 {ROOT}",
+        f"{work}/base-env/bin/python install --quiet -r {work}/base/requirements.txt",
+    ]
+    assert (work / "base" / "requirements.txt").read_text() == "numpy<3\n"
+    assert "onnx for the base commit: the base workflow's onnx input" in run.stderr["install"]
+    written = (tmp_path / "run" / "github_env").read_text().splitlines()
+    assert written == [
+        f"GENDOC_PYTHON={work}/env/bin/python",
+        f"GENDOC_BASE_PYTHON={work}/base-env/bin/python",
+    ]
 
 
 # --- the base side's onnx ------------------------------------------------------------------
