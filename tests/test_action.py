@@ -69,6 +69,7 @@ class FakeGitHub:
     requests: list[tuple[str, str]] = field(default_factory=list)
     tokens: set[str] = field(default_factory=set)
     read_only: bool = False  # the token of a pull request from a fork
+    login: str | None = None  # who GET /user says the token is; None: refused (workflow token)
     next_id: int = 1000
 
     def ours(self) -> list[dict[str, Any]]:
@@ -109,6 +110,8 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             path, query = self._start()
+            if path == "/user" and state.login:
+                return self._reply(200, {"login": state.login})
             if path == "/user":  # GitHub refuses it to the workflow's token
                 return self._reply(403, {"message": "Resource not accessible by integration"})
             if path != comments_path:
@@ -123,7 +126,7 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             if state.read_only:
                 return self._reply(403, {"message": "Resource not accessible by integration"})
             state.next_id += 1
-            state.comments.append(comment(state.next_id, BOT, self._body()))
+            state.comments.append(comment(state.next_id, state.login or BOT, self._body()))
             self._reply(201, state.comments[-1])
 
         def do_PATCH(self) -> None:
@@ -132,7 +135,7 @@ def _handler(state: FakeGitHub) -> type[BaseHTTPRequestHandler]:
             found = [c for c in state.comments if match and c["id"] == int(match[1])]
             if not found:
                 return self._reply(404, {"message": "Not Found"})
-            if state.read_only or found[0]["user"]["login"] != BOT:
+            if state.read_only or found[0]["user"]["login"] != (state.login or BOT):
                 return self._reply(403, {"message": "Resource not accessible by integration"})
             found[0]["body"] = self._body()
             self._reply(200, found[0])
@@ -430,7 +433,7 @@ def test_onnx_bump_and_first_schema_module_then_a_push(
 ) -> None:
     """Two languages, the base on its own (older) onnx, a first schema module, a push."""
     state, api = github
-    state.comments.insert(0, comment(1, "mallory", f"{MARKER}\nnot the action's comment"))
+    state.comments.insert(0, comment(4999, "mallory", f"{MARKER}\nnot the action's comment"))
     repo = new_repo(tmp_path)
     base = commit(repo, "docs", None, "onnx==1.22.0")
     git_in(repo, "checkout", "-q", "-b", "bump")
@@ -611,6 +614,30 @@ def test_windows_runner_stops_in_the_first_step_with_a_clear_error(
     assert run.outcomes["preflight"] == "failure"
     assert run.stdout["preflight"].startswith("::error title=gendoc::The gendoc action runs on ")
     assert run.outcomes["check"] == "skipped" and run.outcomes["cleanup"] == "success"
+
+
+def test_a_personal_token_edits_only_its_own_accounts_comment(
+    tmp_path: Path, github, pythons: dict[str, Path]
+) -> None:
+    """A token GitHub answers GET /user for: its login, not github-actions[bot], is "own"."""
+    state, api = github
+    state.login = "docs-bot"
+    state.comments += [
+        comment(5001, BOT, f"{MARKER}\nwritten by the workflow token of another workflow"),
+        comment(5002, "docs-bot", f"{MARKER}\nold differences"),
+    ]
+    work = tmp_path / "run" / "runner" / "gendoc"
+    work.mkdir(parents=True)
+    body = "## ONNX operator changes\n\nnew differences\n"
+    (work / "comment.json").write_text(json.dumps({"differences": True, "body": body}))
+    event = pull_request_event("a" * 40, "b" * 40, "synchronize")
+    run = run_action(tmp_path / "run", repo=tmp_path, api=api, event=event, pythons=pythons,
+                     steps={"post"})  # fmt: skip
+    assert run.succeeded, run.stderr
+    assert state.writes() == [("PATCH", f"/repos/{REPOSITORY}/issues/comments/5002")]
+    assert state.comments[-1]["body"] == f"{MARKER}\n{body}"
+    assert state.comments[-2]["body"].endswith("another workflow")
+    assert run.stdout["post"] == f"gendoc: updated comment 5002 on pull request #{PR_NUMBER}\n"
 
 
 _PYTHON_STUB = """#!/bin/bash
