@@ -83,6 +83,7 @@ bench: setup
 	$(BIN)/python benchmarks/build_speed.py
 	$(BIN)/python benchmarks/site_build.py
 	$(BIN)/python benchmarks/audit_numeric.py
+	$(BIN)/python benchmarks/diff_size.py
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -5,7 +5,9 @@ The comparison is semantic and works on the model only: two References
 of :class:`Change` records, which the formatters turn into a pull-request
 comment (Markdown), data for tools (JSON) or GitHub Actions annotations.
 Differentiability tag changes are the reason this command exists, so they
-are counted apart, listed first and can alone fail the run.
+are counted apart, listed first and can alone fail the run. A version whose
+prose changed gets one record saying how many paragraphs changed, with both
+texts, from which the Markdown shows a word diff (:mod:`gendoc.text_changes`).
 
 Per operator, every version present on both sides is compared with
 itself, which catches a tag fixed in place in an old version. When NEW's
@@ -23,6 +25,7 @@ from dataclasses import asdict, dataclass
 from enum import Enum
 from functools import partial
 from gettext import NullTranslations
+from typing import TypeVar
 
 from gendoc.display import PARTS
 from gendoc.i18n import ENGLISH, N_, NP_
@@ -37,9 +40,42 @@ from gendoc.model import (
 from gendoc.pairing import Pairing, pair_versions
 from gendoc.render import render_report
 from gendoc.snapshot import INSTALLED, load_reference
+from gendoc.text_changes import (
+    PARAGRAPH_BREAK,
+    bodies,
+    changed_paragraphs,
+    headed,
+    prose,
+    word_diff,
+)
+from gendoc.type_lists import compact_types, element_types
 
-FORMAT_VERSION = 1
-"""Version of the ``--format json`` document, raised when its fields change meaning."""
+FORMAT_VERSION = 2
+"""Version of the ``--format json`` document, raised when its fields change meaning.
+
+2: text changes (``text-changed``, with ``paragraphs``), tag changes listed first.
+"""
+
+ANNOTATIONS_PER_LEVEL = 10
+"""GitHub shows this many annotations of one level (error, warning, notice) per step."""
+
+_T = TypeVar("_T")
+
+
+def shown_annotations(items: Sequence[_T]) -> tuple[Sequence[_T], int]:
+    """The items of one annotation level GitHub will show, and how many more a last one counts.
+
+    GitHub shows :data:`ANNOTATIONS_PER_LEVEL` of a level per step and drops the
+    rest without a word, so past that the last place goes to a count of the rest.
+    """
+    if len(items) <= ANNOTATIONS_PER_LEVEL:
+        return items, 0
+    kept = ANNOTATIONS_PER_LEVEL - 1
+    return items[:kept], len(items) - kept
+
+
+WORD_DIFF_CHARS = 1500
+"""Characters of one version's word diff in the Markdown report."""
 
 
 class Kind(Enum):
@@ -64,6 +100,7 @@ class Kind(Enum):
     TYPE_CONSTRAINT_ADDED = "type-constraint-added"
     TYPE_CONSTRAINT_REMOVED = "type-constraint-removed"
     TYPE_CONSTRAINT_CHANGED = "type-constraint-changed"
+    TEXT_CHANGED = "text-changed"
 
 
 @dataclass(frozen=True)
@@ -77,7 +114,9 @@ class Change:
     ``attribute`` or ``type constraint`` and ``name`` the element's name
     (NEW's name after a rename). ``old``/``new`` are display values: tags,
     options, types, attribute summaries, old and new names. A changed type
-    constraint lists its types in ``added`` and ``removed``.
+    constraint lists its types in ``added`` and ``removed``. A text change
+    holds both versions' prose in ``old`` and ``new``, paragraphs separated by
+    a blank line, and how many of them changed in ``paragraphs``.
     """
 
     kind: Kind
@@ -92,29 +131,46 @@ class Change:
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     versions: tuple[int, ...] = ()
+    paragraphs: int = 0
 
     @property
     def is_tag_change(self) -> bool:
         return self.kind is Kind.TAG_CHANGED
 
     @property
+    def is_text_change(self) -> bool:
+        return self.kind is Kind.TEXT_CHANGED
+
+    @property
     def qualified_operator(self) -> str:
         return f"{self.domain}.{self.operator}" if self.domain else self.operator
 
-    def message(self, code: Callable[[str], str] = str, labels: NullTranslations = ENGLISH) -> str:
+    def word_diff(self, max_chars: int = WORD_DIFF_CHARS) -> str:
+        """A text change's changed paragraphs, words marked (``[-old-]{+new+}``)."""
+        old, new = (text.split(PARAGRAPH_BREAK) if text else [] for text in (self.old, self.new))
+        return word_diff(old, new, max_chars)
+
+    def message(
+        self,
+        code: Callable[[str], str] = str,
+        labels: NullTranslations = ENGLISH,
+        known_types: frozenset[str] = frozenset(),
+    ) -> str:
         """One line such as ``Reshape-5 input shape: undefined -> non-differentiable``.
 
         ``code`` marks up identifiers and values (Markdown code spans);
-        ``labels`` translates the message (English by default).
+        ``labels`` translates the message (English by default); ``known_types``
+        are the element types of the comparison, which long type lists are
+        compacted against (:func:`gendoc.type_lists.compact_types`).
         """
         gettext = labels.gettext
         op = self.qualified_operator
         part = gettext(PARTS[self.part]) if self.part else ""
         subject = code(op if self.version is None else f"{op}-{self.version}")
         value = code if self.kind in _CODE_VALUES else str
-        types = ", ".join(code(t) for t in self.added or self.removed)
+        types = compact_types(self.added or self.removed, known_types, code, labels)
         delta = "; ".join(
-            gettext(label) % {"types": ", ".join(code(t) for t in found)}
+            gettext(label) % {"types": compact_types(found, known_types, code, labels)}
             for label, found in (
                 (N_("added %(types)s"), self.added),
                 (N_("removed %(types)s"), self.removed),
@@ -130,8 +186,11 @@ class Change:
             "types": types,
             "delta": delta,
             "versions": ", ".join(str(v) for v in self.versions),
+            "num": self.paragraphs,
         }
-        if self.kind in _PLURAL_MESSAGES:
+        if self.kind is Kind.TEXT_CHANGED:
+            text = labels.ngettext(*_TEXT_CHANGED, self.paragraphs) % values
+        elif self.kind in _PLURAL_MESSAGES:
             text = labels.ngettext(*_PLURAL_MESSAGES[self.kind], len(self.versions)) % values
         elif self.kind is Kind.PARAMETERS_REORDERED:
             text = gettext(_REORDERED[self.part or "input"]) % values
@@ -145,7 +204,9 @@ class Change:
 
 _CODE_VALUES = frozenset(
     {
+        Kind.PARAMETER_ADDED,
         Kind.PARAMETER_RENAMED,
+        Kind.PARAMETERS_REORDERED,
         Kind.PARAMETER_TYPE_CHANGED,
         Kind.ATTRIBUTE_ADDED,
         Kind.ATTRIBUTE_CHANGED,
@@ -161,6 +222,9 @@ _PLURAL_MESSAGES: dict[Kind, tuple[str, str]] = {
         "%(subject)s removed (version %(versions)s)", "%(subject)s removed (versions %(versions)s)"
     ),
 }
+_TEXT_CHANGED = NP_(
+    "%(subject)s text: %(num)s paragraph changed", "%(subject)s text: %(num)s paragraphs changed"
+)
 _REORDERED = {
     "input": N_("%(subject)s inputs reordered: %(old)s -> %(new)s"),
     "output": N_("%(subject)s outputs reordered: %(old)s -> %(new)s"),
@@ -301,6 +365,16 @@ def compare_schemas(old: Schema, new: Schema) -> list[Change]:
         changes += _compare_parameters(pairing, emit)
     changes += _compare_attributes(old.attributes, new.attributes, emit)
     changes += _compare_type_constraints(old, new, emit)
+    old_prose, new_prose = prose(old), prose(new)
+    if bodies(old_prose) != bodies(new_prose):
+        changes.append(
+            emit(
+                Kind.TEXT_CHANGED,
+                old=PARAGRAPH_BREAK.join(headed(old_prose)),
+                new=PARAGRAPH_BREAK.join(headed(new_prose)),
+                paragraphs=changed_paragraphs(headed(old_prose), headed(new_prose)),
+            )
+        )
     return changes
 
 
@@ -359,12 +433,31 @@ class Side:
 
 
 @dataclass(frozen=True)
+class Annotation:
+    """One GitHub annotation: a change, or (``change`` None) how many more were left out."""
+
+    level: str
+    change: Change | None = None
+    left_out: int = 0
+
+
+@dataclass(frozen=True)
 class DiffReport:
-    """The changes from OLD to NEW and what each output format needs to show them."""
+    """The changes from OLD to NEW and what each output format needs to show them.
+
+    ``known_types`` are the element types of both sides, which long type lists
+    are compacted against.
+    """
 
     old: Side
     new: Side
     changes: tuple[Change, ...]
+    known_types: frozenset[str] = frozenset()
+
+    @property
+    def ordered(self) -> tuple[Change, ...]:
+        """Tag changes first, then the others; each in domain, operator and version order."""
+        return self.tag_changes + self.other_changes
 
     @property
     def tag_changes(self) -> tuple[Change, ...]:
@@ -381,6 +474,25 @@ class DiffReport:
     def fails(self, change: Change, fail_on: FailOn) -> bool:
         return fail_on is FailOn.ANY or (fail_on is FailOn.TAG_CHANGE and change.is_tag_change)
 
+    def level(self, change: Change, fail_on: FailOn) -> str:
+        """The annotation level of a change: error when it fails the run, warning for a tag."""
+        if self.fails(change, fail_on):
+            return "error"
+        return "warning" if change.is_tag_change else "notice"
+
+    def annotations(self, fail_on: FailOn) -> list[Annotation]:
+        """What GitHub can show: per level the first changes, then one saying how many more."""
+        by_level: dict[str, list[Change]] = {}
+        for change in self.ordered:
+            by_level.setdefault(self.level(change, fail_on), []).append(change)
+        shown = []
+        for level, changes in by_level.items():
+            kept, left_out = shown_annotations(changes)
+            shown += (Annotation(level, c) for c in kept)
+            if left_out:
+                shown.append(Annotation(level, None, left_out))
+        return shown
+
     def exit_status(self, fail_on: FailOn) -> int:
         """1 when ``fail_on`` says these changes fail the run, else 0."""
         return int(any(self.fails(c, fail_on) for c in self.changes))
@@ -393,7 +505,7 @@ class DiffReport:
             "new": {"source": self.new.source, "onnx_version": self.new.onnx_version},
             "summary": {"changes": len(self.changes), "tag_changes": len(self.tag_changes)},
             "changes": [
-                {**asdict(c), "kind": c.kind.value, "message": c.message()} for c in self.changes
+                {**asdict(c), "kind": c.kind.value, "message": c.message()} for c in self.ordered
             ],
         }
 
@@ -414,7 +526,13 @@ def diff(old: str | Reference, new: str | Reference, *, schemas: Sequence[str] =
         label = "reference" if isinstance(source, Reference) else source
         sides.append((Side(label, reference.onnx_version), reference))
     (old_side, old_ref), (new_side, new_ref) = sides
-    return DiffReport(old_side, new_side, tuple(compare(old_ref, new_ref)))
+    known = element_types(
+        tc.allowed_types
+        for reference in (old_ref, new_ref)
+        for schema in reference.schemas
+        for tc in schema.type_constraints
+    )
+    return DiffReport(old_side, new_side, tuple(compare(old_ref, new_ref)), known)
 
 
 def format_diff(

@@ -320,8 +320,14 @@ class Display:
             "code": code_span,
             "gh_data": github_data,
             "gh_property": github_property,
-            "change": lambda change: change.message(code_span, self.labels),
-            "change_text": lambda change: change.message(str, self.labels),
+            "change": lambda change, known=frozenset(): change.message(
+                code_span, self.labels, known
+            ),
+            "change_text": lambda change, known=frozenset(): change.message(
+                str, self.labels, known
+            ),
+            "inert": md_inert,
+            "code_block": code_block,
             "message": self.message,
             "message_text": lambda message: message.format(self.gettext),
             "translate": self.gettext,
@@ -336,9 +342,38 @@ def version_links(schemas: Iterable[Schema], changelog: str) -> str:
     )
 
 
+_ZWJ = "\u200d"
+
+
+def _unlinked(text: str) -> str:
+    """``text`` with a zero-width joiner after every ``@`` and ``<``.
+
+    The joiner is invisible, yet GitHub no longer reads ``@name`` as a mention
+    (which would notify that person or team) nor ``<`` as the start of a tag or
+    of an HTML comment: text from a schema cannot reach anyone or hide what follows.
+    """
+    return text.replace("@", f"@{_ZWJ}").replace("<", f"<{_ZWJ}")
+
+
+def md_inert(text: object) -> Markup:
+    """:func:`md_escape`, and no ``@`` mention: for Markdown that GitHub shows (a comment)."""
+    return Markup(str(md_escape(text)).replace("@", f"@{_ZWJ}"))
+
+
+def code_block(text: object) -> str:
+    """``text`` as a fenced code block that nothing in it can close, mentions and tags inert."""
+    body = _unlinked(str(text))
+    longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
+    fence = "`" * (longest + 1)
+    return f"{fence}text\n{body}\n{fence}"
+
+
 def code_span(text: object) -> str:
-    """``text`` as one Markdown code span, whatever backticks or line breaks it holds."""
-    flat = " ".join(str(text).splitlines())
+    """``text`` as one Markdown code span, whatever backticks or line breaks it holds.
+
+    Meant for what GitHub shows: mentions and tags are made inert (:func:`_unlinked`).
+    """
+    flat = _unlinked(" ".join(str(text).splitlines()))
     longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if flat.startswith("`") or flat.endswith("`") else ""

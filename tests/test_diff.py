@@ -29,7 +29,7 @@ FLOATS = TypeConstraint("T", ("tensor(float)", "tensor(double)"), "")
 def param(
     name: str, tag: Differentiability = DIFF, option: Option = Option.SINGLE, type_str: str = "T"
 ) -> Parameter:
-    return Parameter(name, type_str, f"The {name}.", option, tag)
+    return Parameter(name, type_str, "A parameter.", option, tag)
 
 
 def schema(
@@ -172,6 +172,7 @@ def test_new_latest_version_is_compared_with_the_old_latest() -> None:
         "Foo-2 added",
         "Foo-2 input X: differentiable -> undefined (compared with Foo-1)",
         "Foo-2 input B added: optional T, non-differentiable (compared with Foo-1)",
+        "Foo-2 text: 1 paragraph changed (compared with Foo-1)",  # B's description
     ]
     assert {c.compared_with for c in changes[1:]} == {1}
 
@@ -257,10 +258,39 @@ def test_type_constraint_changes() -> None:
     assert (changes[0].added, changes[0].removed) == (("tensor(bfloat16)",), ("tensor(double)",))
 
 
-def test_descriptions_alone_are_not_changes() -> None:
+def test_a_reworded_description_is_a_text_change_with_its_word_diff() -> None:
     old = ref(schema("Foo", 1))
-    new_input = Parameter("X", "T", "Reworded.", Option.SINGLE, DIFF)
-    assert compare(old, ref(schema("Foo", 1, inputs=(new_input,)))) == []
+    new_input = Parameter("X", "T", "A parameter, reworded.", Option.SINGLE, DIFF)
+    (change,) = compare(old, ref(schema("Foo", 1, inputs=(new_input,))))
+    assert change.message() == "Foo-1 text: 1 paragraph changed"
+    assert change.word_diff() == "input X: A [-parameter.-] {+parameter, reworded.+}"
+
+
+def test_rewrapping_a_paragraph_is_not_a_change() -> None:
+    old = Schema("", "Foo", 1, doc="One two\nthree.\n\nFour.")
+    new = Schema("", "Foo", 1, doc="  One  two three.\n\n\nFour.  ")
+    assert compare(ref(old), ref(new)) == []
+
+
+def test_text_change_counts_paragraphs_and_shortens_the_unchanged_words() -> None:
+    long = " ".join(f"w{i}" for i in range(40))
+    old = Schema("", "Foo", 1, doc=f"{long} old end.\n\nKept.\n\nGone.")
+    new = Schema("", "Foo", 1, doc=f"{long} new end.\n\nKept.\n\nAdded.\n\nAlso added.")
+    (change,) = compare(ref(old), ref(new))
+    assert change.paragraphs == 3  # the first rewritten, "Gone." -> two new paragraphs
+    tail = " ".join(f"w{i}" for i in range(32, 40))
+    assert change.word_diff() == (
+        f"… {tail} [-old-] {{+new+}} end.\n\n[-Gone.-]\n\n{{+Added.+}}\n\n{{+Also added.+}}"
+    )  # "Gone." and "Added." have no word in common: one removed, one added
+    assert change.word_diff(max_chars=20) == "… w32 w33 w34 w35 … (77 more characters)"  # of 94
+
+
+def test_a_reworded_paragraph_is_paired_with_its_rewording_past_inserted_ones() -> None:
+    old = Schema("", "Foo", 1, doc="The number of samples.")
+    new = Schema("", "Foo", 1, doc="New intro.\n\nA scalar, the number of samples.")
+    (change,) = compare(ref(old), ref(new))
+    assert change.paragraphs == 2
+    assert change.word_diff() == "{+New intro.+}\n\n[-The-] {+A scalar, the+} number of samples."
 
 
 # --- formats -------------------------------------------------------------------------------
@@ -313,8 +343,10 @@ def test_markdown_lists_tag_changes_first_grouped_by_domain() -> None:
 
 def test_no_differences_is_one_line_in_markdown_and_github() -> None:
     expected = "No differences between old.json (onnx 1.16.0) and new.json (onnx 1.17.0).\n"
-    assert format_markdown([], OLD_SIDE, NEW_SIDE) == expected
     assert format_github([], OLD_SIDE, NEW_SIDE, "any") == expected
+    assert format_markdown([], OLD_SIDE, NEW_SIDE) == (
+        "No differences between `old.json` (onnx 1.16.0) and `new.json` (onnx 1.17.0).\n"
+    )
 
 
 def test_json_has_every_field_and_the_message() -> None:
@@ -335,8 +367,10 @@ def test_json_has_every_field_and_the_message() -> None:
         "added": [],
         "removed": [],
         "versions": [],
+        "paragraphs": 0,
         "message": "Reshape-5 input shape: undefined -> non-differentiable",
     }
+    assert [c["operator"] for c in data["changes"]] == ["Reshape", "Zeta", "Abs"]  # tags first
 
 
 @pytest.mark.parametrize(
@@ -348,11 +382,11 @@ def test_github_annotation_levels_follow_fail_on(
 ) -> None:
     lines = format_github(_mixed_changes(), OLD_SIDE, NEW_SIDE, fail_on).splitlines()
     assert lines[:3] == [
-        f"::{other_level} title=Operator change::Abs-13 added",
         f"::{tag_level} title=Differentiability tag change::"
         "Reshape-5 input shape: undefined -> non-differentiable",
         f"::{tag_level} title=Differentiability tag change::"
         "com.example.Zeta-1 input X: undefined -> differentiable",
+        f"::{other_level} title=Operator change::Abs-13 added",
     ]
     assert lines[3].startswith("gendoc diff old.json (onnx 1.16.0) -> new.json (onnx 1.17.0): 3 ")
 
@@ -364,6 +398,94 @@ def test_github_annotations_escape_workflow_command_characters() -> None:
     assert (
         line == "::notice title=Operator change::Foo-1 attribute a added: string, default 50%25%0Ax"
     )
+
+
+WRAPPERS = ("tensor({})", "seq(tensor({}))", "optional(tensor({}))")
+ELEMENTS = ("float", "double", "int8", "int16", "int32", "bool")
+
+
+def test_long_type_lists_are_compacted_by_shape_and_element_type() -> None:
+    added = tuple(w.format(e) for w in WRAPPERS[1:] for e in ELEMENTS[:4])
+    change = Change(Kind.TYPE_CONSTRAINT_CHANGED, "", "Foo", 1, part="type constraint",
+                    name="V", added=added, removed=("tensor(bool)", "tensor(int8)"))  # fmt: skip
+    assert change.message() == (
+        "Foo-1 type constraint V: added seq(tensor(*)), optional(tensor(*)) for float, double, "
+        "int8, int16; removed tensor(bool), tensor(int8)"
+    )
+    known = frozenset(ELEMENTS)
+    assert change.message(known_types=known) == (
+        "Foo-1 type constraint V: added seq(tensor(*)), optional(tensor(*)) for all element "
+        "types but bool, int32; removed tensor(bool), tensor(int8)"
+    )
+    every = Change(Kind.TYPE_CONSTRAINT_ADDED, "", "Foo", 1, part="type constraint", name="T",
+                   added=tuple(f"tensor({e})" for e in ELEMENTS))  # fmt: skip
+    assert every.message(known_types=known) == (
+        "Foo-1 type constraint T added: tensor(*) for all element types"
+    )
+    assert every.message(code_span, known_types=known).endswith("`tensor(*)` for all element types")
+
+
+def test_annotations_stay_within_what_github_shows_per_level() -> None:
+    tags = [Change(Kind.TAG_CHANGED, "", f"Op{i:02}", 1, part="input", name="X",
+                   old="undefined", new="differentiable") for i in range(3)]  # fmt: skip
+    others = [Change(Kind.VERSION_ADDED, "", f"Op{i:02}", 2) for i in range(25)]
+    lines = format_github(others + tags, OLD_SIDE, NEW_SIDE, "never").splitlines()
+    assert [line.split("::")[1] for line in lines[:-1]] == [
+        *["warning title=Differentiability tag change"] * 3,
+        *["notice title=Operator change"] * 9,
+        "notice title=More changes",
+    ]
+    assert lines[12] == (
+        "::notice title=More changes::16 more changes are not shown as annotations: "
+        "see the job summary, or run gendoc diff."
+    )
+    assert lines[3].endswith("::Op00-2 added") and lines[11].endswith("::Op08-2 added")
+    exactly = format_github(others[:10], OLD_SIDE, NEW_SIDE, "never").splitlines()
+    assert len(exactly) == 11 and "More changes" not in "".join(exactly)
+    failing = format_github(others + tags, OLD_SIDE, NEW_SIDE, "any").splitlines()
+    assert [line.split(" ")[0] for line in failing[:-1]] == ["::error"] * 10
+    assert failing[9].startswith("::error title=More changes::19 more changes")
+
+
+HOSTILE = "@octo-org/admins <!-- hidden --> <img src=x onerror=alert(1)> ``` x\r\n::stop-commands::"
+
+
+def _hostile_changes() -> list[Change]:
+    old = ref(
+        schema("Foo", 1, type_constraints=(TypeConstraint(HOSTILE, ("tensor(float)",), ""),)),
+        Schema("", "Bar", 1, doc="Plain."),
+    )
+    new = ref(
+        schema(HOSTILE, 1, domain=HOSTILE),
+        schema("Foo", 1, inputs=(param(HOSTILE, NON_DIFF), param("Z", type_str=HOSTILE))),
+        Schema("", "Bar", 1, doc=f"Plain. {HOSTILE}"),
+    )
+    return compare(old, new)
+
+
+def test_markdown_makes_every_schema_string_inert() -> None:
+    hostile_side = Side(HOSTILE, HOSTILE)
+    text = format_markdown(_hostile_changes(), hostile_side, hostile_side)
+    assert "@octo-org" not in text and "@\u200docto-org" in text  # no mention
+    assert "<!--" not in text and "<img" not in text  # no comment, no tag
+    assert "\r" not in text
+    assert not [line for line in text.splitlines() if line.lstrip().startswith("::")]
+    assert "<details><summary>Word diff</summary>" in text
+    fences = [line.strip() for line in text.splitlines() if line.strip().startswith("```")]
+    assert fences == ["````text", "````"] * 2  # longer than any ``` inside: cannot be closed
+    empty = format_markdown([], hostile_side, hostile_side)
+    assert "@octo-org" not in empty and "<!--" not in empty and empty.count("\n") == 1
+
+
+def test_github_format_keeps_every_value_on_its_own_command_line() -> None:
+    hostile_side = Side(HOSTILE, HOSTILE)
+    for changes in (_hostile_changes(), []):
+        text = format_github(changes, hostile_side, hostile_side, "never")
+        lines = text.splitlines()
+        assert "\r" not in text
+        assert not [line for line in lines if line.startswith("::stop-commands")]
+        assert all(line.startswith(("::notice ", "::warning ", "::error ")) for line in lines[:-1])
+        assert "%0D%0A::stop-commands::" in lines[-1]
 
 
 @pytest.mark.parametrize(
@@ -427,6 +549,7 @@ def test_tag_change_and_added_input_between_two_states(snapshots: dict[str, Path
     assert [c["message"] for c in data["changes"]] == [
         TAG_LINE,
         "com.example.Foo-2 input scale added: optional T, non-differentiable",
+        "com.example.Foo-2 text: 1 paragraph changed",  # scale's description
     ]
     assert run_gendoc("diff", old, new, "--fail-on", "any").returncode == 1
     assert run_gendoc("diff", old, new, "--fail-on", "never").returncode == 0
@@ -434,6 +557,7 @@ def test_tag_change_and_added_input_between_two_states(snapshots: dict[str, Path
     assert [c["message"] for c in backwards["changes"]] == [
         "com.example.Foo-2 input Y: non-differentiable -> undefined",
         "com.example.Foo-2 input scale removed",
+        "com.example.Foo-2 text: 1 paragraph changed",
     ]
 
 
@@ -441,7 +565,7 @@ def test_same_snapshot_says_so_in_one_line(snapshots: dict[str, Path]) -> None:
     path = str(snapshots["diff_v2"])
     result = run_gendoc("diff", path, path, "--fail-on", "any")
     assert result.returncode == 0
-    side = f"{path} (onnx {onnx.__version__})"
+    side = f"`{path}` (onnx {onnx.__version__})"
     assert result.stdout == f"No differences between {side} and {side}.\n"
 
 
@@ -453,7 +577,7 @@ def test_installed_side_uses_the_schema_modules(snapshots: dict[str, Path]) -> N
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     assert data["new"]["source"] == "installed"
-    assert len(data["changes"]) == 2 and data["changes"][0]["message"] == TAG_LINE
+    assert len(data["changes"]) == 3 and data["changes"][0]["message"] == TAG_LINE
     without_module = json.loads(run_gendoc("diff", old, "installed", "--format", "json").stdout)
     assert [c["message"] for c in without_module["changes"]] == [
         "com.example.Foo removed (versions 1, 2)"

@@ -1,17 +1,27 @@
 """Post the schema diff on a pull request as one comment that later runs update.
 
-``python gendoc/ci/comment.py DIFF.md`` (as the action runs it, from its own
-checkout) or ``python -m gendoc.ci.comment DIFF.md`` reads the pull request number from the
-event payload (``GITHUB_EVENT_PATH``) and talks to the REST API at
-``GITHUB_API_URL`` with ``GITHUB_TOKEN``: the workflow's own token is enough.
-The comment carries a hidden marker; a comment that has it is edited (PATCH)
-instead of adding another one, so a pull request shows one current diff
-however often it is pushed to. Only the standard library is used, so the
-script runs with any Python, whatever is installed.
+``python -I gendoc/ci/comment.py COMMENT.json`` (as the action runs it, from its
+own checkout, in the only step that is given the token) reads what the diff
+step wrote, ``{"differences": bool, "body": str}``, the pull request number
+from the event payload (``GITHUB_EVENT_PATH``) and talks to the REST API at
+``GITHUB_API_URL`` with ``GITHUB_TOKEN``. Only the standard library is used and
+nothing of the repository is imported, so the script runs with any Python.
 
-A token that may not write (a pull request from a fork gets a read-only
-one) is not an error of the pull request: the script prints a warning
-annotation and exits 0, and the diff stays in the job summary.
+The comment starts with a hidden marker. The comment to update is the first
+one that starts with it *and* was written by the token's own account: a marker
+in anyone else's comment is ignored, so no one can make the action overwrite
+their comment. The account is what ``GET /user`` answers; the workflow's own
+token may not ask that (GitHub answers 403), and its comments are
+``github-actions[bot]``'s. So:
+
+- differences, no comment yet: one is created;
+- differences, a comment: it is edited;
+- no differences, a comment (an earlier push had some): it is edited to say so;
+- no differences, no comment: nothing is posted.
+
+A token that may not write (a pull request from a fork gets a read-only one)
+is not an error of the pull request: the script prints a warning, adds a note
+to the job summary, and exits 0; the diff stays in the job summary.
 """
 
 from __future__ import annotations
@@ -28,10 +38,16 @@ MARKER = "<!-- gendoc-diff -->"
 MAX_BODY = 65_000  # GitHub refuses comment bodies over 65,536 characters
 PAGE_SIZE = 100
 TRUNCATED = "\n\n… cut here: the whole diff is in the job summary of this workflow run.\n"
+WORKFLOW_TOKEN_ACCOUNT = "github-actions[bot]"
+"""Who the workflow's own token writes as; GitHub refuses it ``GET /user``."""
 
 
 class CommentError(Exception):
     """A request the API refused, or an event that is not a pull request."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def comment_body(markdown: str) -> str:
@@ -60,7 +76,7 @@ class Api:
 
     def call(self, method: str, path: str, payload: dict[str, str] | None = None) -> Any:
         request = urllib.request.Request(
-            f"{self.base}/repos/{self.repository}/{path}",
+            f"{self.base}/{path}",
             method=method,
             data=None if payload is None else json.dumps(payload).encode(),
             headers={
@@ -74,54 +90,81 @@ class Api:
             with urllib.request.urlopen(request, timeout=30) as response:
                 return json.load(response)
         except urllib.error.HTTPError as exc:
-            raise CommentError(f"{method} {path}: HTTP {exc.code} {exc.reason}") from exc
-        except (urllib.error.URLError, OSError) as exc:
+            raise CommentError(f"{method} {path}: HTTP {exc.code} {exc.reason}", exc.code) from exc
+        except (urllib.error.URLError, OSError, ValueError) as exc:
             raise CommentError(f"{method} {path}: {exc}") from exc
 
-    def marked_comment(self, number: int) -> int | None:
-        """The id of the first comment that carries the marker, if any."""
+    def account(self) -> str:
+        """The login the token writes as."""
+        try:
+            return str(self.call("GET", "user")["login"])
+        except CommentError as exc:
+            if exc.status in (401, 403):
+                return WORKFLOW_TOKEN_ACCOUNT
+            raise
+
+    def own_comment(self, number: int, login: str) -> int | None:
+        """The id of the first comment by ``login`` that starts with the marker, if any."""
         page = 1
         while True:
             comments = self.call(
-                "GET", f"issues/{number}/comments?per_page={PAGE_SIZE}&page={page}"
+                "GET",
+                f"repos/{self.repository}/issues/{number}/comments"
+                f"?per_page={PAGE_SIZE}&page={page}",
             )
             for comment in comments:
-                if MARKER in (comment.get("body") or ""):
+                author = (comment.get("user") or {}).get("login")
+                if author == login and (comment.get("body") or "").startswith(MARKER):
                     return int(comment["id"])
             if len(comments) < PAGE_SIZE:
                 return None
             page += 1
 
 
-def post_or_update(api: Api, number: int, markdown: str) -> str:
-    """Edit the marked comment, or create it; say which was done."""
+def post_or_update(api: Api, number: int, markdown: str, differences: bool) -> str:
+    """Create, edit or leave the comment, as the module says; say which was done."""
+    existing = api.own_comment(number, api.account())
     body = {"body": comment_body(markdown)}
-    existing = api.marked_comment(number)
     if existing is None:
-        created = api.call("POST", f"issues/{number}/comments", body)
+        if not differences:
+            return "no differences and no earlier comment: nothing posted"
+        created = api.call("POST", f"repos/{api.repository}/issues/{number}/comments", body)
         return f"created comment {created.get('id')}"
-    api.call("PATCH", f"issues/comments/{existing}", body)
+    api.call("PATCH", f"repos/{api.repository}/issues/comments/{existing}", body)
     return f"updated comment {existing}"
+
+
+def _skipped(reason: str) -> None:
+    message = f"gendoc diff comment skipped: {reason}"
+    print("::warning::" + message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        with open(summary, "a", encoding="utf-8") as file:
+            file.write(f"\n> Note: the pull-request comment was not posted ({reason}).\n")
 
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m gendoc.ci.comment DIFF.md", file=sys.stderr)
+        print("usage: python -I gendoc/ci/comment.py COMMENT.json", file=sys.stderr)
         return 2
     env = os.environ
     try:
-        markdown = Path(argv[0]).read_text(encoding="utf-8")
+        comment = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
         number = pull_request_number(env["GITHUB_EVENT_PATH"])
         api = Api(
             env.get("GITHUB_API_URL", "https://api.github.com"),
             env["GITHUB_REPOSITORY"],
             env["GITHUB_TOKEN"],
         )
-        print(f"gendoc: {post_or_update(api, number, markdown)} on pull request #{number}")
+        done = post_or_update(api, number, str(comment["body"]), bool(comment["differences"]))
+        print(f"gendoc: {done} on pull request #{number}")
     except KeyError as exc:
-        print(f"::warning::gendoc diff comment skipped: {exc.args[0]} is not set")
-    except (CommentError, OSError) as exc:
-        print(f"::warning::gendoc diff comment skipped: {exc}")
+        _skipped(f"{exc.args[0]} is not set")
+    except CommentError as exc:
+        hint = " (a pull request from a fork gets a read-only token)" if exc.status == 403 else ""
+        _skipped(f"{exc}{hint}")
+    except (OSError, ValueError) as exc:
+        _skipped(str(exc))
     return 0
 
 
