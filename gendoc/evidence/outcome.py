@@ -27,8 +27,27 @@ class Verdict(enum.StrEnum):
     """The source explicitly does not differentiate it."""
     NOT_APPLICABLE = "not-applicable"
     """The question does not arise, e.g. an input the source never reads."""
+    NOT_MEASURED = "not-measured"
+    """The source was run but could not ask about it: the mapping passes the value to the
+    framework as a Python scalar, so autograd never sees it. Not a refusal."""
     UNAVAILABLE = "unavailable"
     """No answer: package missing, no mapping, no data; ``detail`` says which."""
+
+
+class Basis(enum.StrEnum):
+    """What a verdict rests on: it decides the verdict's weight (:mod:`gendoc.evidence.verdict`)."""
+
+    AUTOGRAD = "autograd"
+    """A framework's autograd decided, through one native operator (or its dtype rule)."""
+    COMPOSITE = "composite"
+    """Autograd through an expression of several operations written for the mapping: what is
+    measured is that expression, not one operator of the framework."""
+    BUILDER = "builder"
+    """A hand-written gradient builder emits the gradient, or does not."""
+    POLICY = "policy"
+    """A training shortcut (onnxruntime's stop-gradient table): not a statement about the math."""
+    SLOPE = "slope"
+    """Finite differences measured the dependence."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +58,7 @@ class ParameterEvidence:
     name: str
     verdict: Verdict
     detail: str = ""
+    basis: Basis = Basis.AUTOGRAD
 
     @property
     def label(self) -> str:
@@ -49,6 +69,7 @@ class ParameterEvidence:
             "parameter": self.label,
             "verdict": self.verdict.value,
             "detail": self.detail,
+            "basis": self.basis.value,
         }
 
 

@@ -8,11 +8,17 @@ small seeded float64 inputs, twice (two seeds), and asked for gradients:
   output. Nonzero at some probe: ``GRADIENT``; zero at all: ``ZERO``; torch
   raising (``the derivative for 'weight' is not implemented``) or having no
   autograd path to it: ``REFUSED`` with torch's words.
-* an integer or boolean input, or one the call takes as a Python value:
-  ``REFUSED`` (torch cannot be asked).
+* an integer or boolean input: ``REFUSED`` (autograd's rule: only float
+  tensors take a gradient).
+* an input the call takes as a Python value (Range's ``start``, Pad's
+  ``constant_value``): ``NOT_MEASURED``; autograd never sees it, so that is
+  our mapping's choice, not torch refusing.
 * an output: ``GRADIENT``/``ZERO`` from its own backward; an integer or
   boolean output, or a float one torch records no gradient for: ``REFUSED``;
   one the call does not return: ``UNAVAILABLE``.
+
+Every verdict of a composite expression (:attr:`TorchOp.composite`) has the
+basis ``COMPOSITE``, the others ``AUTOGRAD``.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import torch
 import torch.nn.functional as F
 
 from gendoc.evidence.outcome import (
+    Basis,
     ParameterEvidence,
     SourceEvidence,
     Verdict,
@@ -47,7 +54,14 @@ from gendoc.model import Option, Schema
 NAME = "pytorch"
 SEEDS = (0, 1)
 # Verdicts of several probes: any gradient wins, then a refusal, then zero.
-_RANK = {Verdict.GRADIENT: 0, Verdict.REFUSED: 1, Verdict.ZERO: 2, Verdict.UNAVAILABLE: 3}
+_RANK = {
+    Verdict.GRADIENT: 0,
+    Verdict.REFUSED: 1,
+    Verdict.ZERO: 2,
+    Verdict.NOT_MEASURED: 3,
+    Verdict.UNAVAILABLE: 4,
+}
+NOT_MEASURED = "passed to torch as a Python scalar by the mapping: autograd never sees it"
 
 
 def build(builder: Builder, rng: np.random.Generator) -> Any:
@@ -132,17 +146,20 @@ class TorchSource:
         if spec is None:
             return unavailable(NAME, schema, "no torch mapping")
         detail = f"{spec.call} (torch {torch.__version__})"
+        if spec.composite:
+            detail = f"composite expression {detail}"
         try:
             refused = self._refused_at_forward(schema, spec)
             probes = [self._probe(schema, spec, seed, refused) for seed in SEEDS]
         except Exception as exc:  # the torch call itself failed: no evidence at all
             reason = f"the torch call failed: {_first_line(exc)}"
             return unavailable(NAME, schema, reason, detail)
+        basis = Basis.COMPOSITE if spec.composite else Basis.AUTOGRAD
         found = []
         for kind, param in labelled(schema):
             label = f"{kind} {param.name}"
             verdict, why = min((p[label] for p in probes), key=lambda vw: _RANK[vw[0]])
-            found.append(ParameterEvidence(kind, param.name, verdict, why))
+            found.append(ParameterEvidence(kind, param.name, verdict, why, basis))
         return SourceEvidence(
             NAME, schema.domain, schema.name, schema.since_version, tuple(found), detail
         )
@@ -236,7 +253,7 @@ class TorchSource:
         if builder is None:
             return Verdict.UNAVAILABLE, "no counterpart in the torch call"
         if isinstance(builder, Value):
-            return Verdict.REFUSED, "passed to torch as a Python value, not a tensor"
+            return Verdict.NOT_MEASURED, NOT_MEASURED
         if isinstance(builder, Ints | Bools):
             return Verdict.REFUSED, f"{value.dtype} tensor: torch differentiates float tensors only"
         if not differentiable:
