@@ -73,10 +73,13 @@ test: setup browser-deps lint
 	  $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
+## bench: every script in benchmarks/ with its defaults, one after the other; the README's
+## figures are printed by them (each row of its table names the script and options)
 bench: setup
-	$(BIN)/python benchmarks/build_speed.py
-	$(BIN)/python benchmarks/site_build.py
-	$(BIN)/python benchmarks/audit_numeric.py
+	@for script in benchmarks/*.py; do \
+	  echo "== $$script"; \
+	  $(BIN)/python $$script || exit 1; \
+	done
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from gendoc.model import Parameter, Schema
+from gendoc.model import Differentiability, Parameter, Schema
 
 
 class Verdict(enum.StrEnum):
@@ -134,3 +134,13 @@ def unavailable(source: str, schema: Schema, reason: str, detail: str = "") -> S
         ),
         detail=detail,
     )
+
+
+def untagged(schema: Schema) -> Schema:
+    """``schema`` with every tag removed: what a source is shown when its answers are scored
+    against onnx's tags (``benchmarks/evidence_vs_onnx_tags.py``), so none can echo them."""
+
+    def bare(params: tuple[Parameter, ...]) -> tuple[Parameter, ...]:
+        return tuple(replace(p, differentiability=Differentiability.UNDEFINED) for p in params)
+
+    return replace(schema, inputs=bare(schema.inputs), outputs=bare(schema.outputs))

@@ -10,7 +10,7 @@ recorded once, with the torch release CI pins, in ``data/torch_verdicts.json``:
 
 :class:`RecordedTorchSource` answers from the record when it holds the same
 operator version with the same interface (inputs and outputs: names,
-options, types and tags), and asks the installed torch otherwise (a newer
+options and types), and asks the installed torch otherwise (a newer
 onnx's new versions), so nothing is ever answered for a schema the record
 was not made from; without torch such a version is ``UNAVAILABLE`` with
 why. A recorded verdict keeps torch's version in its detail, and its status
@@ -50,11 +50,10 @@ USAGE = "usage: python -m gendoc.evidence.torch_record [OUTPUT]"
 
 
 def interface_key(schema: Schema) -> str:
-    """What torch's answer depends on in a schema: its name, version and parameters."""
-    rows = [
-        f"{kind} {p.name} {p.option.value} {p.differentiability.value} {p.type_str}"
-        for kind, p in labelled(schema)
-    ]
+    """What torch's answer depends on in a schema: its name, version and parameters (names,
+    options, types). Not their tags: no source may read the tag it is weighed against, and
+    ``benchmarks/evidence_vs_onnx_tags.py`` asks with the tags removed."""
+    rows = [f"{kind} {p.name} {p.option.value} {p.type_str}" for kind, p in labelled(schema)]
     sha = hashlib.sha256("\n".join([schema.versioned_name, *rows]).encode())
     return f"{schema.versioned_name} {sha.hexdigest()[:16]}"
 
