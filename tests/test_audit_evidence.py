@@ -81,7 +81,8 @@ def test_a_slope_against_a_frameworks_refusal_is_disputed(reference: Reference) 
     report = _numeric_evidence(reference, [loss])
     newest = reference.operator("", loss).latest.since_version
     found = _finding(report, loss, newest, "input weight")
-    assert (found.rule, found.severity) == ("GD206", Severity.INFO)
+    assert (found.rule, found.severity, found.suggested) == ("GD206", Severity.INFO, None)
+    assert _votes(found)["pytorch"][0] == "refused"
     assert found.message == (
         "disputed: tagged non-differentiable; finite-differences find differentiable, "
         "pytorch back the tag"
@@ -217,15 +218,19 @@ def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torc
 def test_text_and_markdown_show_the_verdict_in_both_languages(
     reference: Reference, no_torch: None
 ) -> None:
+    """Without finite differences, only policy speaks against BatchNormalization-15's
+    running mean (torch's declared refusal, onnxruntime's stop-gradient table): a note."""
     report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
+    found = _finding(report, "BatchNormalization", 15, "input input_mean")
+    assert (found.rule, found.suggested) == ("GD203", None)
     text = format_text(report, "zh")
     assert (
-        "提示 GD202 ai.onnx BatchNormalization-15 输入 input_mean: "
-        "有争议：标为可微，但弱证据认为是不可微：pytorch, onnxruntime"
+        "提示 GD203 ai.onnx BatchNormalization-15 输入 input_mean: "
+        "pytorch, onnxruntime 按框架策略不对它求导；没有任何测量与标签相矛盾"
     ) in text
     markdown = format_markdown(report, "en")
     assert "## Evidence sources" in markdown
-    assert "but weak evidence finds non-differentiable: pytorch, onnxruntime" in markdown
+    assert "pytorch, onnxruntime do not differentiate it, by framework policy" in markdown
     assert "## 证据来源" in format_markdown(report, "zh")
 
 

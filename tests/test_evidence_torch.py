@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from gendoc.evidence import sources
-from gendoc.evidence.outcome import Verdict
+from gendoc.evidence.outcome import Basis, Verdict
 from gendoc.model import Reference
 
 
@@ -48,6 +48,7 @@ def test_refusals_keep_torch_reason(reference: Reference) -> None:
     weight = evidence.verdict_of("input weight")
     assert weight is not None and weight.verdict is Verdict.REFUSED
     assert "not differentiable with respect to argument 'weight'" in weight.detail
+    assert weight.basis is Basis.POLICY  # declared by torch, not found by autograd
     assert evidence.verdict_of("input target").verdict is Verdict.REFUSED  # int64 labels
     assert evidence.verdict_of("input input").verdict is Verdict.GRADIENT
     assert "F.nll_loss" in evidence.detail
@@ -108,8 +109,6 @@ def test_recurrent_initial_states_get_a_gradient(reference: Reference) -> None:
 def test_a_composite_expression_is_labelled_on_every_verdict(reference: Reference) -> None:
     """OneHot is our arithmetic around F.one_hot; MatMul is one torch operator."""
     pytest.importorskip("torch")
-    from gendoc.evidence.outcome import Basis
-
     live = sources.live_torch_source()
     onehot = live.evaluate(reference.operator("", "OneHot").latest)
     assert onehot.detail.startswith("composite expression values[0] + ")

@@ -71,27 +71,42 @@ def test_a_defined_tag_is_disputed_never_suggested_for_change() -> None:
     assert s.is_problem
     assert [v.source for v in s.support] == ["pytorch", NUMERIC]
     assert [v.source for v in s.against] == ["onnxruntime"]  # the side backing the tag
-    assert s.describe().startswith("disputed: onnx tags it non-differentiable; for differentiable")
+    assert s.describe().startswith("disputed: onnx tags it non-differentiable; against the tag")
 
 
 def test_a_slope_against_a_frameworks_refusal_is_disputed_with_both_sides() -> None:
-    """NegativeLogLikelihoodLoss's weight: torch refuses, the loss has a slope in it."""
-    s = _one(N, pytorch=R, **{NUMERIC: (G, SLOPE)})
-    assert (s.strength, s.rule) == (Strength.DISPUTED, "disputed")
+    """NegativeLogLikelihoodLoss's weight: torch declares it has no derivative, the loss has
+    a slope in it. Both sides have a say: the verdict names no tag."""
+    s = _one(N, pytorch=(R, POLICY), **{NUMERIC: (G, SLOPE)})
+    assert (s.suggested, s.strength, s.rule) == (None, Strength.DISPUTED, "disputed")
     assert [v.source for v in s.support] == [NUMERIC]
     assert [v.source for v in s.against] == ["pytorch"]
+    assert s.describe() == (
+        "disputed: onnx tags it non-differentiable; against the tag: "
+        f"{NUMERIC}: gradient (why); for the tag: pytorch: refused (why) [policy]"
+    )
+
+
+def test_policy_alone_never_disputes_a_tag_onnx_set() -> None:
+    """BatchNormalization-14's running mean: torch and onnxruntime keep it out of training,
+    nothing is measured; the tag stands, with a note. For an undefined tag it still votes."""
+    s = _one(D, pytorch=(R, POLICY), onnxruntime=(R, POLICY))
+    assert (s.suggested, s.strength, s.rule) == (None, Strength.NONE, "policy-only")
+    assert not s.is_problem and len(s.outranked) == 2
+    weak = _one(U, pytorch=(R, POLICY), onnxruntime=(R, POLICY))
+    assert (weak.suggested, weak.strength) == (N, Strength.WEAK)
 
 
 def test_a_composite_and_a_slope_against_a_tag_are_not_a_tag_error() -> None:
     """OneHot's values: our expression and the slope against a stop-gradient edge."""
     s = _one(N, pytorch=(G, COMPOSITE), onnxruntime=(R, POLICY), **{NUMERIC: (G, SLOPE)})
-    assert (s.strength, s.rule) == (Strength.DISPUTED, "disputed")
+    assert (s.suggested, s.strength, s.rule) == (None, Strength.DISPUTED, "disputed")
 
 
 def test_a_tag_backed_by_a_slope_over_refusals_is_at_most_a_note() -> None:
     """BatchNormalization's running mean: tagged differentiable, frameworks keep it as a
     buffer, finite differences find a slope."""
-    s = _one(D, pytorch=R, onnxruntime=(R, POLICY), **{NUMERIC: (G, SLOPE)})
+    s = _one(D, pytorch=(R, POLICY), onnxruntime=(R, POLICY), **{NUMERIC: (G, SLOPE)})
     assert (s.suggested, s.strength, s.rule) == (D, Strength.WEAK, "refusal-set-aside")
     assert not s.is_problem
 

@@ -176,8 +176,8 @@ RULES: dict[str, Rule] = {
             "GD203",
             Severity.INFO,
             N_(
-                "a tag that agrees with a gradient that exists, where a framework does not "
-                "differentiate the parameter (its refusal is set aside)"
+                "a parameter a framework does not differentiate, by its policy, while nothing "
+                "measured contradicts the tag (the refusal is set aside)"
             ),
             evidence=True,
         ),

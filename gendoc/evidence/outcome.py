@@ -45,7 +45,9 @@ class Basis(enum.StrEnum):
     BUILDER = "builder"
     """A hand-written gradient builder emits the gradient, or does not."""
     POLICY = "policy"
-    """A training shortcut (onnxruntime's stop-gradient table): not a statement about the math."""
+    """A training shortcut (onnxruntime's stop-gradient table) or a framework's declared
+    refusal (torch raising "not differentiable with respect to"): not a statement about the
+    math."""
     SLOPE = "slope"
     """Finite differences measured the dependence."""
 

@@ -21,7 +21,8 @@ basis          weight  why
 ``builder``    1       a hand-written gradient builder
 ``slope``      1       finite differences measured it
 ``composite``  1/2     autograd through an expression we wrote
-``policy``     1/2     a training shortcut (stop-gradient table)
+``policy``     1/2     a training shortcut (stop-gradient table) or a
+                       framework's declared refusal
 =============  ======  ==================================================
 
 First the *outranking*: a gradient that exists (seen by autograd through a
@@ -31,14 +32,18 @@ gradient: onnxruntime's stop-gradient table lists Clip's bounds, which
 torch's ``clamp`` differentiates, and frameworks keep BatchNormalization's
 running statistics as buffers although the output has a slope in them. A
 composite expression's gradient sets nothing aside: it may be our formula's.
-The set-aside votes stay in :attr:`Suggestion.outranked`.
+A tag onnx set also outranks a policy vote against it: a training shortcut
+or a framework's declared refusal (BatchNormalization's running statistics)
+is not a measurement that could dispute a reviewed tag. The set-aside votes
+stay in :attr:`Suggestion.outranked`.
 
 Then the first rule of :data:`RULES` whose condition holds decides. A
 side is *strong* at a weight of 2 or more (two independent full-weight
 sources). The evidence never proposes to change a tag onnx already set:
 where it contradicts one, the verdict is ``disputed`` with both sides, for a
 reviewer, and the rule says how firmly (``GD201``: strong and nothing of
-full weight backs the tag; ``GD206``: something backs it; ``GD202``: weak).
+full weight backs the tag; ``GD206``: something backs it, and the evidence
+names no tag; ``GD202``: weak).
 Each rule names the audit finding it raises (``finding``, empty for none)
 and the finding's message template; :mod:`gendoc.audit.weigh` only formats
 it.
@@ -159,12 +164,18 @@ class Ballot:
         return len(self.tags) == 1 and weight_of(self.counted) >= STRONG_WEIGHT
 
 
-def _outrank(votes: Sequence[Vote]) -> tuple[tuple[Vote, ...], tuple[Vote, ...]]:
-    """The votes that count and those a gradient that exists sets aside."""
-    if any(v.verdict is Verdict.GRADIENT and v.basis in _OUTRANKING for v in votes):
-        kept = tuple(v for v in votes if v.verdict is not Verdict.REFUSED)
-    else:
-        kept = tuple(votes)
+def _outrank(
+    votes: Sequence[Vote], current: Differentiability
+) -> tuple[tuple[Vote, ...], tuple[Vote, ...]]:
+    """The votes that count, and those set aside: every refusal when a gradient exists, and
+    a policy vote against a tag onnx set (a training shortcut does not dispute a review)."""
+    gradient = any(v.verdict is Verdict.GRADIENT and v.basis in _OUTRANKING for v in votes)
+    kept = tuple(
+        v
+        for v in votes
+        if not (gradient and v.verdict is Verdict.REFUSED)
+        and not (current is not UNDEFINED and v.basis is Basis.POLICY and v.tag is not current)
+    )
     return kept, tuple(v for v in votes if v not in kept)
 
 
@@ -199,10 +210,9 @@ class Suggestion:
 
     def describe(self) -> str:
         if self.strength is Strength.DISPUTED:
-            tag = self.suggested.value if self.suggested else "the other tag"
-            backing = "; ".join(map(str, self.against)) or "nothing measured"
+            backing = "; ".join(map(str, self.against)) or "nothing of full weight"
             return (
-                f"disputed: onnx tags it {self.current.value}; for {tag}: "
+                f"disputed: onnx tags it {self.current.value}; against the tag: "
                 f"{'; '.join(map(str, self.support))}; for the tag: {backing}"
             )
         if self.suggested is None:
@@ -229,6 +239,8 @@ class Rule:
     finding: str = ""
     message: str = ""
     args: Callable[[Suggestion], Args] = lambda s: {}
+    names_tag: bool = True
+    """Whether the verdict names a tag; not when both sides have a say (a reviewer's call)."""
 
 
 def _agreed(b: Ballot) -> Strength:
@@ -240,8 +252,9 @@ def _fixed(strength: Strength) -> Callable[[Ballot], Strength]:
 
 
 def _for(s: Suggestion) -> Args:
-    suggested = Term(s.suggested.value) if s.suggested else ""
-    return {"suggested": suggested, "sources": names(s.support)}
+    """The tag the supporting votes speak for, and their sources."""
+    tag = s.support[0].tag if s.support else None
+    return {"suggested": Term(tag.value) if tag else "", "sources": names(s.support)}
 
 
 def _disputed(s: Suggestion) -> Args:
@@ -255,6 +268,17 @@ RULES: tuple[Rule, ...] = (
         _fixed(Strength.NONE),
         "GD205",
         N_("undefined; no evidence"),
+    ),
+    Rule(
+        "policy-only",
+        lambda b: not b.counted and any(v.tag is not b.current for v in b.set_aside),
+        _fixed(Strength.NONE),
+        "GD203",
+        N_(
+            "{refusing} do not differentiate it, by framework policy; nothing measured "
+            "contradicts the tag"
+        ),
+        lambda s: {"refusing": names(s.outranked)},
     ),
     Rule("no-evidence", lambda b: not b.counted, _fixed(Strength.NONE)),
     Rule(
@@ -307,6 +331,7 @@ RULES: tuple[Rule, ...] = (
         "GD206",
         N_("disputed: tagged {current}; {sources} find {suggested}, {backing} back the tag"),
         lambda s: {**_disputed(s), "backing": names(s.against)},
+        names_tag=False,
     ),
     Rule(
         "questioned",
@@ -341,7 +366,7 @@ def _decide(schema: Schema, label: str, ballot: Ballot) -> Suggestion:
     suggested = next(iter(tags)) if len(tags) == 1 else None
     if strength is Strength.DISPUTED:
         support, against = ballot.against, ballot.backing
-        suggested = next(iter({v.tag for v in support}))
+        suggested = support[0].tag if rule.names_tag else None
     elif len(tags) > 1:
         support, against = ballot.side(DIFF), ballot.side(NON_DIFF)
     else:
@@ -375,6 +400,6 @@ def combine(schema: Schema, evidence: Sequence[SourceEvidence]) -> list[Suggesti
     found = []
     for kind, param in labelled(schema):
         label = f"{kind} {param.name}"
-        counted, set_aside = _outrank(votes_on(evidence, label))
+        counted, set_aside = _outrank(votes_on(evidence, label), param.differentiability)
         found.append(_decide(schema, label, Ballot(param.differentiability, counted, set_aside)))
     return found

@@ -5,10 +5,12 @@ torch mapping or an onnxruntime gradient builder or stop-gradient edge),
 under ``evidence/``, plus an index linked from the audit page. The verdicts
 are those of ``gendoc audit --evidence`` without finite differences (too
 slow for a site build): the same sources, PyTorch's verdicts read from the
-record shipped with gendoc (:mod:`gendoc.evidence.torch_record`), the same
-rule table (:mod:`gendoc.audit.weigh`). Scripts are :func:`gendoc.evidence.scripts.method1_script`
-for the newest version, one per input that a script can be written for
-and that the combined verdict calls differentiable.
+record shipped with gendoc (:mod:`gendoc.evidence.torch_record`) through the
+same function (:func:`gendoc.evidence.sources.torch_source`), the same rule
+registry (:data:`gendoc.evidence.verdict.RULES`). Scripts are
+:func:`gendoc.evidence.scripts.method1_script` for the newest version, one
+per input that a script can be written for and that the combined verdict
+calls differentiable.
 
 Weighing runs once per operator version per process, shared by both
 languages.
