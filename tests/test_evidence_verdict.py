@@ -44,10 +44,17 @@ def test_a_gradient_that_exists_sets_a_refusal_aside() -> None:
     assert s.outranked == (Vote("onnxruntime", R, "why", POLICY),)
 
 
-def test_a_stable_slope_outranks_a_frameworks_refusal() -> None:
-    s = _one(U, pytorch=R, **{NUMERIC: (G, SLOPE)})
+def test_a_stable_slope_outranks_framework_policy_but_not_what_autograd_found() -> None:
+    s = _one(U, pytorch=(R, POLICY), **{NUMERIC: (G, SLOPE)})
     assert (s.suggested, s.strength) == (D, Strength.WEAK)
     assert [v.source for v in s.outranked] == ["pytorch"]
+    # Autograd tracing no path (LayerNormalization's Mean output) against a slope: a conflict.
+    conflict = _one(U, pytorch=R, onnxruntime=(R, Basis.BUILDER), **{NUMERIC: (G, SLOPE)})
+    assert (conflict.suggested, conflict.strength, conflict.outranked) == (
+        None,
+        Strength.CONFLICT,
+        (),
+    )
 
 
 def test_a_composite_gradient_sets_nothing_aside_and_weighs_half() -> None:

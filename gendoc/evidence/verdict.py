@@ -25,17 +25,19 @@ basis          weight  why
                        framework's declared refusal
 =============  ======  ==================================================
 
-First the *outranking*: a gradient that exists (seen by autograd through a
-native operator, emitted by a builder, or a stable finite-difference slope)
-sets aside every refusal. A refusal says a source does not compute a
-gradient: onnxruntime's stop-gradient table lists Clip's bounds, which
-torch's ``clamp`` differentiates, and frameworks keep BatchNormalization's
-running statistics as buffers although the output has a slope in them. A
-composite expression's gradient sets nothing aside: it may be our formula's.
-A tag onnx set also outranks a policy vote against it: a training shortcut
-or a framework's declared refusal (BatchNormalization's running statistics)
-is not a measurement that could dispute a reviewed tag. The set-aside votes
-stay in :attr:`Suggestion.outranked`.
+First the *outranking*: a gradient a framework computes (autograd through a
+native operator, or a gradient builder) sets aside every refusal; a stable
+finite-difference slope sets aside framework policy (refusals of the basis
+``policy``). A refusal says a source does not compute a gradient:
+onnxruntime's stop-gradient table lists Clip's bounds, which torch's
+``clamp`` differentiates, and frameworks keep BatchNormalization's running
+statistics as buffers although the output has a slope in them. A slope
+against a framework's own finding (autograd tracing no path, a builder that
+never reads an output's gradient) is a conflict, not a win. A composite
+expression's gradient sets nothing aside: it may be our formula's. A tag
+onnx set also outranks a policy vote against it: a training shortcut or a
+framework's declared refusal is not a measurement that could dispute a
+reviewed tag. The set-aside votes stay in :attr:`Suggestion.outranked`.
 
 Then the first rule of :data:`RULES` whose condition holds decides. A
 side is *strong* at a weight of 2 or more (two independent full-weight
@@ -79,8 +81,13 @@ WEIGHT = {
 STRONG_WEIGHT = 2.0
 """The weight of a strong side: two independent full-weight sources."""
 
-_OUTRANKING = (Basis.AUTOGRAD, Basis.BUILDER, Basis.SLOPE)
-"""The bases whose gradient sets refusals aside."""
+_SETS_ASIDE = {
+    Basis.AUTOGRAD: frozenset(Basis),
+    Basis.BUILDER: frozenset(Basis),
+    Basis.SLOPE: frozenset({Basis.POLICY}),
+}
+"""The bases of a gradient vote that set refusals aside, with the bases of the refusals
+each sets aside."""
 
 
 class Strength(enum.StrEnum):
@@ -169,11 +176,13 @@ def _outrank(
 ) -> tuple[tuple[Vote, ...], tuple[Vote, ...]]:
     """The votes that count, and those set aside: every refusal when a gradient exists, and
     a policy vote against a tag onnx set (a training shortcut does not dispute a review)."""
-    gradient = any(v.verdict is Verdict.GRADIENT and v.basis in _OUTRANKING for v in votes)
+    outranked = frozenset().union(
+        *(_SETS_ASIDE.get(v.basis, ()) for v in votes if v.verdict is Verdict.GRADIENT)
+    )
     kept = tuple(
         v
         for v in votes
-        if not (gradient and v.verdict is Verdict.REFUSED)
+        if not (v.verdict is Verdict.REFUSED and v.basis in outranked)
         and not (current is not UNDEFINED and v.basis is Basis.POLICY and v.tag is not current)
     )
     return kept, tuple(v for v in votes if v not in kept)
