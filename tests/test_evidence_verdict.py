@@ -48,8 +48,8 @@ def test_a_stable_slope_outranks_framework_policy_but_not_what_autograd_found() 
     s = _one(U, pytorch=(R, POLICY), **{NUMERIC: (G, SLOPE)})
     assert (s.suggested, s.strength) == (D, Strength.WEAK)
     assert [v.source for v in s.outranked] == ["pytorch"]
-    # Autograd tracing no path (LayerNormalization's Mean output) against a slope: a conflict.
-    conflict = _one(U, pytorch=R, onnxruntime=(R, Basis.BUILDER), **{NUMERIC: (G, SLOPE)})
+    # Autograd tracing no path against a slope: a conflict.
+    conflict = _one(U, pytorch=R, **{NUMERIC: (G, SLOPE)})
     assert (conflict.suggested, conflict.strength, conflict.outranked) == (
         None,
         Strength.CONFLICT,
@@ -137,3 +137,14 @@ def test_composite_means_arithmetic_of_our_own_on_an_input() -> None:
     assert not TORCH_OPS["Hardmax"].composite  # input.shape[-1]: arithmetic on a constant
     assert not op("torch.sum(x, -1)", x=Real(2)).composite
     assert op("-x", x=Real(2)).composite
+
+
+def test_a_side_that_outweighs_the_other_by_a_full_source_wins_weakly() -> None:
+    """Two frameworks that do not differentiate an output against one slope."""
+    s = _one(U, pytorch=R, onnxruntime=(R, Basis.BUILDER), **{NUMERIC: (G, SLOPE)})
+    assert (s.suggested, s.strength, s.rule) == (N, Strength.WEAK, "outweighed")
+    assert [v.source for v in s.support] == ["pytorch", "onnxruntime"]
+    assert [v.source for v in s.against] == [NUMERIC]
+    # Half a source apart is still a conflict.
+    close = _one(U, pytorch=(R, COMPOSITE), **{NUMERIC: (G, SLOPE)})
+    assert (close.suggested, close.strength) == (None, Strength.CONFLICT)

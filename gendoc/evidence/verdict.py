@@ -41,14 +41,16 @@ reviewed tag. The set-aside votes stay in :attr:`Suggestion.outranked`.
 
 Then the first rule of :data:`RULES` whose condition holds decides. A
 side is *strong* at a weight of 2 or more (two independent full-weight
-sources). The evidence never proposes to change a tag onnx already set:
+sources); when the votes on an undefined tag disagree, a side that outweighs
+the other by a full source or more wins, weakly (two frameworks that do not
+differentiate an output against one slope), and a closer call is a
+conflict. The evidence never proposes to change a tag onnx already set:
 where it contradicts one, the verdict is ``disputed`` with both sides, for a
 reviewer, and the rule says how firmly (``GD201``: strong and nothing of
 full weight backs the tag; ``GD206``: something backs it, and the evidence
-names no tag; ``GD202``: weak).
-Each rule names the audit finding it raises (``finding``, empty for none)
-and the finding's message template; :mod:`gendoc.audit.weigh` only formats
-it.
+names no tag; ``GD202``: weak). Each rule names the audit finding it raises
+(``finding``, empty for none) and the finding's message template;
+:mod:`gendoc.audit.weigh` only formats it.
 """
 
 from __future__ import annotations
@@ -164,6 +166,17 @@ class Ballot:
         """Votes for the defined tag, counted or set aside."""
         votes = (*self.counted, *self.set_aside)
         return tuple(v for v in votes if self.defined and v.tag is self.current)
+
+    @property
+    def heavier(self) -> Differentiability | None:
+        """The tag whose counted votes weigh more, ``None`` on a tie."""
+        diff, non = weight_of(self.side(DIFF)), weight_of(self.side(NON_DIFF))
+        return None if diff == non else (DIFF if diff > non else NON_DIFF)
+
+    @property
+    def margin(self) -> float:
+        """By how much one side's counted votes outweigh the other's."""
+        return abs(weight_of(self.side(DIFF)) - weight_of(self.side(NON_DIFF)))
 
     @property
     def strong(self) -> bool:
@@ -291,6 +304,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("no-evidence", lambda b: not b.counted, _fixed(Strength.NONE)),
     Rule(
+        "outweighed",
+        lambda b: not b.defined and len(b.tags) > 1 and b.margin >= 1.0,
+        _fixed(Strength.WEAK),
+        "GD205",
+        N_("undefined; {sources} for {suggested} outweigh {others}"),
+        lambda s: {**_for(s), "others": names(s.against)},
+    ),
+    Rule(
         "conflict",
         lambda b: not b.defined and len(b.tags) > 1,
         _fixed(Strength.CONFLICT),
@@ -376,6 +397,10 @@ def _decide(schema: Schema, label: str, ballot: Ballot) -> Suggestion:
     if strength is Strength.DISPUTED:
         support, against = ballot.against, ballot.backing
         suggested = support[0].tag if rule.names_tag else None
+    elif len(tags) > 1 and strength is Strength.WEAK and ballot.heavier is not None:
+        suggested = ballot.heavier
+        support = ballot.side(suggested)
+        against = tuple(v for v in ballot.counted if v.tag is not suggested)
     elif len(tags) > 1:
         support, against = ballot.side(DIFF), ballot.side(NON_DIFF)
     else:
