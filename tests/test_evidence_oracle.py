@@ -75,3 +75,17 @@ def test_no_source_reads_the_tags(reference: Reference) -> None:
                 source.name,
                 schema.versioned_name,
             )
+
+
+def test_no_verdict_asks_to_change_a_tag_onnx_set(reference: Reference) -> None:
+    """Over every installed schema: a strong or weak verdict (what ``gendoc suggest`` may
+    apply) either fills an undefined tag or repeats the tag onnx set; contradictions are
+    disputed."""
+    sources = default_sources()
+    disputed = 0
+    for schema in reference.schemas:
+        for s in combine(schema, [source.evaluate(schema) for source in sources]):
+            if s.strength.value in ("strong", "weak"):
+                assert s.current in (Differentiability.UNDEFINED, s.suggested), s
+            disputed += s.is_problem
+    assert disputed  # Clip-13's bounds at least: torch differentiates them
