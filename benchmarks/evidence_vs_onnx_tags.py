@@ -16,7 +16,12 @@ parameter), how many tags it agrees with, disagrees with, or gives no verdict
 for; then every disagreement of the combined verdict, for review: each is an
 error in onnx's tags or in the evidence.
 
-    python benchmarks/evidence_vs_onnx_tags.py [--no-numeric] [--jobs 2] [--per-source]
+    python benchmarks/evidence_vs_onnx_tags.py [--no-numeric] [--jobs 2] [--max-seconds S]
+        [--per-source]
+
+The finite differences take most of the time (about 4 minutes with two
+workers on a busy 2-core machine, the last line says how long);
+``--no-numeric`` takes seconds, ``--max-seconds`` bounds the numeric run.
 """
 
 from __future__ import annotations
@@ -40,9 +45,12 @@ COMBINED = "combined"
 OUTCOMES = ("agree", "disagree", "no verdict")
 
 
-def numeric_source(reference: Reference, jobs: int) -> NumericEvidence:
+def numeric_source(
+    reference: Reference, jobs: int, max_seconds: float | None = None
+) -> NumericEvidence:
     """The finite differences of ``gendoc audit --numeric`` over the tag-less model."""
-    report = audit_reference(reference, AuditOptions(numeric=True, jobs=jobs))
+    options = AuditOptions(numeric=True, jobs=jobs, max_seconds=max_seconds)
+    report = audit_reference(reference, options)
     assert report.numeric is not None
     return NumericEvidence(report.numeric.to_dict()["operators"])
 
@@ -129,6 +137,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--no-numeric", action="store_true", help="leave out finite differences")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes of the numeric run")
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        help="time budget of the numeric run (the figures then depend on the machine)",
+    )
     parser.add_argument("--per-source", action="store_true", help="list each source's misses")
     args = parser.parse_args()
 
@@ -137,7 +150,7 @@ def main() -> None:
     bare = replace(reference, schemas=tuple(untagged(s) for s in reference.schemas))
     sources: list[EvidenceSource] = default_sources()
     if not args.no_numeric:
-        sources.append(numeric_source(bare, args.jobs))
+        sources.append(numeric_source(bare, args.jobs, args.max_seconds))
     tagged = [
         s
         for s in reference.schemas
