@@ -1,6 +1,6 @@
 # gendoc: `make docs` generates the reference and builds the site; `make test` runs every test.
 PYTHON ?= python3
-VENV ?= .venv
+VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SITE_DIR := build/site
@@ -8,16 +8,10 @@ DOCS_DIR := docs
 
 .PHONY: setup docs serve check test lint bench clean browser-deps catalogs
 
-# Every extra but onnx: `make test` needs them all (torch is a CPU build at its exact pin).
-# ONNX: the onnx extra, pinned by constraints/site.txt. CI runs the suite on other onnx
-# builds by installing one first and calling `make test ONNX= CONSTRAINTS=` with its own VENV.
-EXTRAS := site,browser,test,torch
-ONNX ?= onnx,
-CONSTRAINTS ?= -c constraints/site.txt
 $(STAMP): pyproject.toml constraints/site.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet $(CONSTRAINTS) -e ".[$(ONNX)$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet -c constraints/site.txt -e ".[onnx,site,browser,test]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -79,11 +73,13 @@ test: setup browser-deps lint
 	  $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
+## bench: every script in benchmarks/ with its defaults, one after the other; the README's
+## figures are printed by them (each row of its table names the script and options)
 bench: setup
-	$(BIN)/python benchmarks/build_speed.py
-	$(BIN)/python benchmarks/site_build.py
-	$(BIN)/python benchmarks/audit_numeric.py
-	$(BIN)/python benchmarks/diff_size.py
+	@for script in benchmarks/*.py; do \
+	  echo "== $$script"; \
+	  $(BIN)/python $$script || exit 1; \
+	done
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

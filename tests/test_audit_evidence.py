@@ -1,22 +1,29 @@
 """`gendoc audit --evidence`: one verdict per parameter from every source, with and without torch.
 
-Expected verdicts are the documented behaviour of the sources: torch's
-``native_batch_norm`` refuses ``running_mean`` (its error message), and
-onnxruntime's stop-gradient table lists BatchNormalization's inputs 3 and 4.
+Expected verdicts are the documented behaviour of the sources and the math:
+torch's ``clamp`` differentiates its bounds and ``Clip(x, min, max)`` has slope 1
+in ``min`` where ``x < min``; onnxruntime's stop-gradient table lists Clip's
+inputs 1 and 2 and BatchNormalization's inputs 3 and 4; torch's
+``native_batch_norm`` refuses ``running_mean`` (its error message) while the
+inference output ``(x - mean) / sqrt(var + eps)`` has a slope in it;
+``nll_loss`` refuses its ``weight`` while the weighted mean depends on it.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
+import subprocess
+import sys
 
 import pytest
 
 from gendoc.audit import RULES, AuditOptions, Severity, audit
 from gendoc.audit.command import ReportFormat, run
-from gendoc.audit.report import format_markdown, format_text
-from gendoc.evidence.sources import TORCH_MISSING
+from gendoc.audit.report import format_json, format_markdown, format_text
+from gendoc.evidence import sources
+from gendoc.evidence.sources import TORCH_MISSING, MissingSource
+from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
 from gendoc.model import Reference
 
 
@@ -29,39 +36,155 @@ def _finding(report, op: str, version: int, parameter: str):
     return found
 
 
+def _votes(finding) -> dict[str, tuple[str, str]]:
+    return {v.source: (v.verdict, v.detail) for v in finding.evidence}
+
+
 @pytest.fixture
 def no_torch(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An installation without torch, as gendoc.evidence.sources sees it."""
-    real = importlib.util.find_spec
-    monkeypatch.setattr(
-        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+    """An installation without torch: importing it fails, as it does when it is absent."""
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.delitem(sys.modules, "gendoc.evidence.torch_source", raising=False)
+
+
+def _recorded(reference: Reference, ops: list[str]) -> list[str]:
+    """Those of ``ops`` whose every version the torch record holds (a newer onnx may add a
+    version the record lacks, which only an installed torch can answer)."""
+    verdicts = load_record()["verdicts"]
+    kept = [
+        op
+        for op in ops
+        if all(interface_key(s) in verdicts for s in reference.operator("", op).versions)
+    ]
+    assert kept, "the record holds some of the operators"
+    return kept
+
+
+def _numeric_evidence(reference: Reference, ops: list[str]):
+    return audit(reference, AuditOptions(ops=ops, numeric=True, evidence=True, jobs=1))
+
+
+def test_a_strong_contradiction_is_an_error_and_only_disputed(reference: Reference) -> None:
+    report = _numeric_evidence(reference, ["Clip"])
+    found = _finding(report, "Clip", 13, "input min")
+    assert (found.rule, found.severity) == ("GD201", Severity.ERROR)
+    assert found.message.startswith("disputed: tagged non-differentiable, but 2 independent")
+    assert found.suggested.value == "differentiable"
+    votes = _votes(found)
+    assert votes["pytorch"] == ("gradient", "nonzero gradient")
+    assert votes["onnxruntime"] == ("refused", "stop-gradient edge")
+    assert votes["finite-differences"] == ("gradient", "stable nonzero slope")
+    assert not [f for f in report.findings if f.rule.startswith("GD1")]  # replaced by the verdict
+
+
+def test_a_slope_outranks_framework_policy_on_a_reviewed_tag(reference: Reference) -> None:
+    """BatchNormalization-15's running mean stays differentiable: a note, never a change."""
+    report = _numeric_evidence(reference, ["BatchNormalization"])
+    found = _finding(report, "BatchNormalization", 15, "input input_mean")
+    assert (found.rule, found.severity) == ("GD203", Severity.INFO)
+    assert found.suggested.value == "differentiable"
+    votes = _votes(found)
+    assert votes["pytorch"][0] == "refused" and "running_mean" in votes["pytorch"][1]
+    assert votes["finite-differences"][0] == "gradient"
+    assert not [f for f in report.findings if f.rule == "GD201"]
+
+
+def test_a_slope_against_a_frameworks_refusal_is_disputed(reference: Reference) -> None:
+    loss = "NegativeLogLikelihoodLoss"
+    report = _numeric_evidence(reference, [loss])
+    newest = reference.operator("", loss).latest.since_version
+    found = _finding(report, loss, newest, "input weight")
+    assert (found.rule, found.severity, found.suggested) == ("GD206", Severity.INFO, None)
+    assert _votes(found)["pytorch"][0] == "refused"
+    assert found.message == (
+        "disputed: tagged non-differentiable; finite-differences find differentiable, "
+        "pytorch back the tag"
     )
 
 
-def test_two_agreeing_sources_contradicting_a_tag_make_an_error(reference: Reference) -> None:
-    pytest.importorskip("torch")
-    report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
-    found = _finding(report, "BatchNormalization", 15, "input input_mean")
-    assert (found.rule, found.severity) == ("GD201", Severity.ERROR)
-    assert found.suggested.value == "non-differentiable"
-    votes = {v.source: (v.verdict, v.detail) for v in found.evidence}
-    assert votes["pytorch"][0] == "refused" and "running_mean" in votes["pytorch"][1]
-    assert votes["onnxruntime"] == ("refused", "stop-gradient edge")
-    assert votes["finite-differences"][0] == "unavailable"
-    assert "--numeric" in votes["finite-differences"][1]
-    # The scale is tagged differentiable and both sources agree: no finding at all.
-    assert not [f for f in report.findings if str(f.parameter) == "input scale" and f.version == 15]
+def test_without_torch_the_record_gives_the_same_verdicts(
+    reference: Reference, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ops = _recorded(reference, ["BatchNormalization", "Clip", "OneHot", "Range"])
+    options = AuditOptions(ops=ops, evidence=True)
+    with_torch = audit(reference, options)
+    monkeypatch.setitem(sys.modules, "torch", None)
+    monkeypatch.delitem(sys.modules, "gendoc.evidence.torch_source", raising=False)
+    without = audit(reference, options)
+    assert without.to_dict() == with_torch.to_dict()
+    status = dict((s.source, s.status) for s in without.sources)["pytorch"]
+    assert status.startswith("recorded with torch 2.") and "(onnx " in status
 
 
-def test_without_torch_a_single_source_stays_info_and_says_why(
+def test_a_subprocess_that_cannot_import_torch_gives_the_same_report(
+    reference: Reference, tmp_path
+) -> None:
+    """A meta-path finder refuses torch before anything else is imported: the report of
+    ``gendoc audit --evidence`` is byte-identical to the one made with torch importable."""
+    code = """
+import sys
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+if sys.argv[1] == "hide":
+    sys.meta_path.insert(0, Refuse())
+from gendoc.audit.command import ReportFormat, run
+from gendoc.audit import AuditOptions
+ops = sys.argv[2].split(",")
+run((), AuditOptions(ops=ops, evidence=True), report_format=ReportFormat.JSON, fail_on=None)
+print("torch imported:", "torch" in sys.modules, file=sys.stderr)
+"""
+    env = {"GENDOC_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": sys.path[0]}
+    ops = _recorded(
+        reference, ["BatchNormalization", "Clip", "Dropout", "OneHot", "Pad", "Range", "LSTM"]
+    )
+    outputs = {}
+    for mode in ("hide", "show"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, mode, ",".join(ops)],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert done.returncode == 0, done.stderr
+        outputs[mode] = done.stdout
+        assert "torch imported: False" in done.stderr  # the record answered everything
+    assert outputs["hide"] == outputs["show"]
+    assert json.loads(outputs["hide"])["findings"]
+
+
+def test_a_version_the_record_lacks_without_torch_is_named_with_why(
+    reference: Reference,
+) -> None:
+    clip = reference.operator("", "Clip").latest
+    source = RecordedTorchSource({}, live=lambda: MissingSource("pytorch", TORCH_MISSING))
+    evidence = source.evaluate(clip)
+    assert {p.detail for p in evidence.parameters} == {TORCH_MISSING}
+    assert source.status.endswith(f"1 other versions asked live: unavailable: {TORCH_MISSING}")
+
+
+def test_every_rendering_names_what_a_source_could_not_answer(
     reference: Reference, no_torch: None
 ) -> None:
-    report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
-    found = _finding(report, "BatchNormalization", 15, "input input_mean")
-    assert (found.rule, found.severity) == ("GD202", Severity.INFO)
-    votes = {v.source: (v.verdict, v.detail) for v in found.evidence}
-    assert votes["pytorch"] == ("unavailable", TORCH_MISSING)
-    assert dict(report.sources)["pytorch"] == f"unavailable: {TORCH_MISSING}"
+    report = audit(reference, AuditOptions(ops=["Abs", "Loop"], evidence=True))
+    loops = len(reference.operator("", "Loop").versions)
+    versions = loops + len(reference.operator("", "Abs").versions)
+    data = json.loads(format_json(report))
+    by_source = {s["source"]: s["unanswered"] for s in data["sources"]}
+    assert {"reason": "no torch mapping", "versions": loops} in by_source["pytorch"]
+    assert {"reason": "no gradient builder for Loop", "versions": loops} in by_source["onnxruntime"]
+    numeric_missing = "finite differences were not requested (--numeric)"
+    assert by_source["finite-differences"] == [{"reason": numeric_missing, "versions": versions}]
+    text = format_text(report, "en")
+    line = f"evidence source pytorch could not answer {loops} operator versions: no torch mapping"
+    assert line in text
+    markdown = format_markdown(report, "en")
+    assert "| pytorch | recorded with torch" in markdown
+    assert f"{loops} operator versions: no torch mapping" in markdown
+    zh = f"证据来源 pytorch 无法回答 {loops} 个算子版本：no torch mapping"
+    assert zh in format_text(report, "zh")
 
 
 def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
@@ -78,35 +201,16 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
     judged = {(f.op, f.version, f.parameter.name) for f in report.findings if f.rule >= "GD2"}
     assert set(undefined) <= judged
     abs_x = _finding(report, "Abs", 6, "input X")
-    assert (abs_x.rule, abs_x.suggested.value) == ("GD205", "differentiable")  # onnxruntime alone
+    # torch (recorded) and onnxruntime's builder agree: two full-weight sources.
+    assert (abs_x.rule, abs_x.suggested.value) == ("GD204", "differentiable")
     loop = _finding(report, "Loop", 1, "input M")
     assert (loop.rule, loop.suggested, loop.message) == ("GD205", None, "undefined; no evidence")
     reasons = {v.source: v.detail for v in loop.evidence}
     assert reasons == {
-        "pytorch": TORCH_MISSING,
+        "pytorch": "no torch mapping",
         "onnxruntime": "no gradient builder for Loop",
         "finite-differences": "finite differences were not requested (--numeric)",
     }
-
-
-def test_a_framework_refusal_outranks_a_slope_as_an_info_note(reference: Reference) -> None:
-    pytest.importorskip("torch")
-    report = audit(
-        reference,
-        AuditOptions(ops=["NegativeLogLikelihoodLoss"], numeric=True, evidence=True, jobs=1),
-    )
-    loss = "NegativeLogLikelihoodLoss"
-    newest = max(s.since_version for s in reference.schemas if s.name == loss)
-    found = _finding(report, loss, newest, "input weight")
-    assert (found.rule, found.severity) == ("GD203", Severity.INFO)
-    assert "treat this input as a hyperparameter" in found.message
-    votes = {v.source: v.verdict for v in found.evidence}
-    assert votes == {
-        "pytorch": "refused",
-        "onnxruntime": "unavailable",
-        "finite-differences": "gradient",
-    }
-    assert not [f for f in report.findings if f.rule.startswith("GD1")]  # replaced by the verdict
 
 
 def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torch: None) -> None:
@@ -115,7 +219,7 @@ def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torc
         (), AuditOptions(ops=["Clip"], evidence=True), report_format=ReportFormat.JSON, out=out
     )
     data = json.loads(out.getvalue())
-    assert status == 0
+    assert status == 0  # without finite differences, Clip's bounds are only disputed
     assert [s["source"] for s in data["sources"]] == [
         "pytorch",
         "onnxruntime",
@@ -136,14 +240,23 @@ def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torc
 def test_text_and_markdown_show_the_verdict_in_both_languages(
     reference: Reference, no_torch: None
 ) -> None:
+    """Without finite differences, only policy speaks against BatchNormalization-15's
+    running mean (torch's declared refusal, onnxruntime's stop-gradient table): a note."""
     report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
+    found = _finding(report, "BatchNormalization", 15, "input input_mean")
+    assert (found.rule, found.suggested) == ("GD203", None)
     text = format_text(report, "zh")
     assert (
-        "提示 GD202 ai.onnx BatchNormalization-15 输入 input_mean: "
-        "标为可微，但有一个来源建议不可微：onnxruntime"
+        "提示 GD203 ai.onnx BatchNormalization-15 输入 input_mean: "
+        "pytorch, onnxruntime 按框架策略不对它求导；没有任何测量与标签相矛盾"
     ) in text
-    assert f"证据来源 pytorch：unavailable: {TORCH_MISSING}" in text
     markdown = format_markdown(report, "en")
     assert "## Evidence sources" in markdown
-    assert "one source suggests non-differentiable: onnxruntime" in markdown
+    assert "pytorch, onnxruntime do not differentiate it, by framework policy" in markdown
     assert "## 证据来源" in format_markdown(report, "zh")
+
+
+def test_the_site_and_the_audit_take_pytorch_from_one_function() -> None:
+    from gendoc.site import evidence_pages
+
+    assert type(evidence_pages._sources()[0]) is type(sources.torch_source())

@@ -231,3 +231,38 @@ def test_time_budget_marks_operators_not_evaluated() -> None:
     assert report.numeric.operators == ()
     assert {s.cause.reason for s in report.numeric.not_evaluated} == {Reason.OUT_OF_TIME}
     assert "time budget exhausted" in format_text(report)
+
+
+def test_numeric_findings_and_the_evidence_verdict_read_a_result_alike(reference) -> None:
+    """A zero slope next to an integer output's pair: ``audit --numeric`` and ``audit
+    --evidence`` both read a zero (one reading, ``gendoc.evidence.numeric.read_slopes``)."""
+    from gendoc.audit.judge import numeric_findings
+    from gendoc.audit.results import (
+        DEFAULT_SETTINGS,
+        NumericResult,
+        OperatorEvidence,
+        Reason,
+    )
+    from gendoc.evidence.numeric import NumericEvidence
+    from gendoc.evidence.outcome import Verdict
+
+    topk = reference.operator("", "TopK").latest
+    pairs = (
+        PairEvidence("X", "Values", PairClass.ZERO, probes=4),
+        PairEvidence(
+            "X", "Indices", PairClass.NOT_FLOAT, cause=cause(Reason.NON_FLOAT_OUTPUT, dtype="int64")
+        ),
+    )
+    evidence = OperatorEvidence("", "TopK", topk.since_version, ("case",), pairs, ())
+    result = NumericResult(DEFAULT_SETTINGS, 1, (evidence,), (), False)
+    scope = reference.scope((), ["TopK"])
+    (finding,) = [f for f in numeric_findings(scope, result) if str(f.parameter) == "input X"]
+    assert finding.rule == "GD102"  # tagged differentiable, zero where measured
+    answer = NumericEvidence(result.to_dict()["operators"]).evaluate(topk)
+    assert answer.verdict_of("input X").verdict is Verdict.ZERO
+    unstable = (PairEvidence("X", "Values", PairClass.UNSTABLE, probes=4, unstable=1), pairs[1])
+    evidence = OperatorEvidence("", "TopK", topk.since_version, ("case",), unstable, ())
+    result = NumericResult(DEFAULT_SETTINGS, 1, (evidence,), (), False)
+    assert not [f for f in numeric_findings(scope, result) if str(f.parameter) == "input X"]
+    answer = NumericEvidence(result.to_dict()["operators"]).evaluate(topk)
+    assert answer.verdict_of("input X").verdict is Verdict.NOT_APPLICABLE

@@ -70,3 +70,14 @@ def test_every_script_of_the_site_runs_and_prints_a_gradient(
     for name, output in json.loads(done.stdout):
         assert output.startswith(f"{name.split(':')[1]} gradient: tensor("), (name, output)
         assert "None" not in output, name
+
+
+def test_page_shows_disputed_tags_and_values_torch_never_measured(reference: Reference) -> None:
+    """Clip-13's bounds: torch differentiates them, onnx tags them non-differentiable;
+    Range's start is a Python scalar of the torch call."""
+    site = SiteContent(reference, [])
+    clip = site.render("evidence/ai.onnx/Clip.md", "en").text
+    assert "disputed" in clip and "有争议" in site.render("evidence/ai.onnx/Clip.md", "zh").text
+    range_page = site.render("evidence/ai.onnx/Range.md", "en").text
+    scalar = "passed to torch as a Python scalar by the mapping: autograd never sees it"
+    assert f'<span title="{scalar}">not measured</span>' in range_page

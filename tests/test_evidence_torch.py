@@ -7,22 +7,22 @@ import sys
 import pytest
 
 from gendoc.evidence import sources
-from gendoc.evidence.outcome import Verdict
+from gendoc.evidence.outcome import Basis, Verdict
 from gendoc.model import Reference
 
 
 def _verdicts(reference: Reference, op: str) -> dict[str, Verdict]:
-    torch_source = sources.torch_source()
+    torch_source = sources.live_torch_source()
     evidence = torch_source.evaluate(reference.operator("", op).latest)
     return {p.label: p.verdict for p in evidence.parameters}
 
 
-def test_without_torch_every_verdict_is_unavailable(
+def test_without_torch_every_live_verdict_is_unavailable(
     reference: Reference, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "torch", None)  # import torch now raises ImportError
-    monkeypatch.setattr(sources.importlib.util, "find_spec", lambda name: None)
-    evidence = sources.torch_source().evaluate(reference.operator("", "Add").latest)
+    monkeypatch.delitem(sys.modules, "gendoc.evidence.torch_source", raising=False)
+    evidence = sources.live_torch_source().evaluate(reference.operator("", "Add").latest)
     assert {p.verdict for p in evidence.parameters} == {Verdict.UNAVAILABLE}
     assert {p.detail for p in evidence.parameters} == {"torch is not installed"}
 
@@ -43,22 +43,28 @@ def test_piecewise_constant_gradient_is_zero(reference: Reference) -> None:
 
 def test_refusals_keep_torch_reason(reference: Reference) -> None:
     pytest.importorskip("torch")
-    torch_source = sources.torch_source()
+    torch_source = sources.live_torch_source()
     evidence = torch_source.evaluate(reference.operator("", "NegativeLogLikelihoodLoss").latest)
     weight = evidence.verdict_of("input weight")
     assert weight is not None and weight.verdict is Verdict.REFUSED
     assert "not differentiable with respect to argument 'weight'" in weight.detail
+    assert weight.basis is Basis.POLICY  # declared by torch, not found by autograd
     assert evidence.verdict_of("input target").verdict is Verdict.REFUSED  # int64 labels
     assert evidence.verdict_of("input input").verdict is Verdict.GRADIENT
     assert "F.nll_loss" in evidence.detail
 
 
-def test_integer_outputs_and_python_values_are_refused(reference: Reference) -> None:
+def test_integer_tensors_are_refused_and_python_values_not_measured(
+    reference: Reference,
+) -> None:
     pytest.importorskip("torch")
     topk = _verdicts(reference, "TopK")
     assert topk["output Indices"] is Verdict.REFUSED
     assert topk["output Values"] is Verdict.GRADIENT
-    assert topk["input K"] is Verdict.REFUSED  # torch.topk takes k as a Python int
+    assert topk["input K"] is Verdict.NOT_MEASURED  # torch.topk takes k as a Python int
+    for name in ("start", "limit", "delta"):  # torch.arange(start, limit, delta): scalars
+        assert _verdicts(reference, "Range")[f"input {name}"] is Verdict.NOT_MEASURED
+    assert _verdicts(reference, "Pad")["input constant_value"] is Verdict.NOT_MEASURED
     equal = _verdicts(reference, "Equal")
     assert set(equal.values()) == {Verdict.REFUSED}
 
@@ -82,7 +88,7 @@ def test_every_mapping_names_real_inputs_and_runs(reference: Reference) -> None:
         checked += 1
         schema = operator.latest
         assert set(spec.inputs) <= {p.name for p in schema.inputs}, name
-        evidence = sources.torch_source().evaluate(schema)
+        evidence = sources.live_torch_source().evaluate(schema)
         failed = [p.detail for p in evidence.parameters if "torch call failed" in p.detail]
         assert not failed, (name, failed[:1])
     assert checked >= 120
@@ -98,3 +104,14 @@ def test_recurrent_initial_states_get_a_gradient(reference: Reference) -> None:
     assert {lstm[f"output {n}"] for n in ("Y", "Y_h", "Y_c")} == {Verdict.GRADIENT}
     assert _verdicts(reference, "GRU")["input initial_h"] is Verdict.GRADIENT
     assert _verdicts(reference, "RNN")["input initial_h"] is Verdict.GRADIENT
+
+
+def test_a_composite_expression_is_labelled_on_every_verdict(reference: Reference) -> None:
+    """OneHot is our arithmetic around F.one_hot; MatMul is one torch operator."""
+    pytest.importorskip("torch")
+    live = sources.live_torch_source()
+    onehot = live.evaluate(reference.operator("", "OneHot").latest)
+    assert onehot.detail.startswith("composite expression values[0] + ")
+    assert {p.basis for p in onehot.parameters} == {Basis.COMPOSITE}
+    matmul = live.evaluate(reference.operator("", "MatMul").latest)
+    assert {p.basis for p in matmul.parameters} == {Basis.AUTOGRAD}

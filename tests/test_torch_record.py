@@ -41,16 +41,31 @@ def test_a_changed_interface_is_asked_live(reference: Reference) -> None:
     clip = reference.operator("", "Clip").latest
     first = clip.inputs[0]
     changed = dataclasses.replace(
-        clip,
-        inputs=(
-            dataclasses.replace(first, differentiability=Differentiability.UNDEFINED),
-            *clip.inputs[1:],
-        ),
+        clip, inputs=(dataclasses.replace(first, type_str="T2"), *clip.inputs[1:])
     )
     assert interface_key(changed) != interface_key(clip)
     forged = {interface_key(changed): {"detail": "forged", "parameters": []}}
     assert RecordedTorchSource(forged).evaluate(changed).detail == "forged"
     assert RecordedTorchSource(forged).evaluate(clip) == TorchSource().evaluate(clip)
+
+
+def test_the_record_does_not_read_the_tags(reference: Reference) -> None:
+    """Tags removed or flipped, the key and the recorded answer stay the same."""
+    swap = {
+        Differentiability.DIFFERENTIABLE: Differentiability.NON_DIFFERENTIABLE,
+        Differentiability.NON_DIFFERENTIABLE: Differentiability.UNDEFINED,
+        Differentiability.UNDEFINED: Differentiability.DIFFERENTIABLE,
+    }
+    schema = reference.operator("", "BatchNormalization").latest
+    flipped = dataclasses.replace(
+        schema,
+        inputs=tuple(
+            dataclasses.replace(p, differentiability=swap[p.differentiability])
+            for p in schema.inputs
+        ),
+    )
+    assert interface_key(flipped) == interface_key(schema)
+    assert RecordedTorchSource().evaluate(flipped) == RecordedTorchSource().evaluate(schema)
 
 
 def test_an_unmapped_operator_needs_no_torch(reference: Reference) -> None:

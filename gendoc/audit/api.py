@@ -20,7 +20,7 @@ from gendoc.audit.lints import lint_reference
 from gendoc.audit.report import AuditReport
 from gendoc.audit.results import DEFAULT_SETTINGS, ProbeSettings
 from gendoc.audit.run import run_numeric
-from gendoc.audit.weigh import audit_sources, evidence_findings
+from gendoc.audit.weigh import SourceReport, audit_sources, evidence_findings
 from gendoc.errors import UsageError
 from gendoc.model import Reference
 
@@ -106,11 +106,10 @@ def audit_reference(
             deadline=deadline,
             progress=progress,
         )
-    sources: tuple[tuple[str, str], ...] = ()
+    sources: tuple[SourceReport, ...] = ()
     if options.evidence:
-        weighed = audit_sources(result)
-        sources = tuple((source.name, source.status) for source in weighed)
-        findings = [*findings, *evidence_findings(scope, weighed)]
+        weighed, sources = evidence_findings(scope, audit_sources(result))
+        findings = [*findings, *weighed]
     elif result is not None:
         findings = [*findings, *numeric_findings(scope, result)]
     return AuditReport(

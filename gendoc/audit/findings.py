@@ -160,21 +160,24 @@ RULES: dict[str, Rule] = {
         Rule(
             "GD201",
             Severity.ERROR,
-            N_("a tag that two or more agreeing independent sources contradict"),
+            N_(
+                "a tag disputed by two or more agreeing independent sources, with nothing of "
+                "full weight backing it"
+            ),
             evidence=True,
         ),
         Rule(
             "GD202",
             Severity.INFO,
-            N_("a tag that a single source contradicts (weak evidence)"),
+            N_("a tag disputed by weak evidence alone (one source, or a composite or policy)"),
             evidence=True,
         ),
         Rule(
             "GD203",
             Severity.INFO,
             N_(
-                "a Jacobian exists but frameworks treat this input as a hyperparameter: "
-                "finite differences find a slope that a framework refuses to differentiate"
+                "a parameter a framework does not differentiate, by its policy, while nothing "
+                "measured contradicts the tag (the refusal is set aside)"
             ),
             evidence=True,
         ),
@@ -187,7 +190,13 @@ RULES: dict[str, Rule] = {
         Rule(
             "GD205",
             Severity.INFO,
-            N_("an undefined parameter with a suggested tag from a single source, or no evidence"),
+            N_("an undefined parameter with a suggested tag from weak evidence, or no evidence"),
+            evidence=True,
+        ),
+        Rule(
+            "GD206",
+            Severity.INFO,
+            N_("a tag disputed by some sources and backed by others: both sides, for a reviewer"),
             evidence=True,
         ),
     )

@@ -1,10 +1,11 @@
 """Judging: where the numeric evidence disagrees with a tag, or suggests one.
 
-Only three classes are evidence about a tag: a stable nonzero slope shows a
-dependence (GD101 against non-differentiable, GD103 for undefined), a zero
-at every probe suggests none (GD102 against differentiable, GD103), and an
-unstable pair silences the zero verdict. Not-float and unevaluated pairs say
-nothing about the tag.
+The pairs of a parameter are read by :func:`gendoc.evidence.numeric.read_slopes`,
+the same reading ``gendoc audit --evidence`` gives them: a stable nonzero
+slope shows a dependence (GD101 against non-differentiable, GD103 for
+undefined), a zero in every measured pair suggests none (GD102 against
+differentiable, GD103), an unstable pair silences the zero verdict, and
+not-float and unevaluated pairs say nothing about the tag.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
 from gendoc.audit.messages import N_, Arg
 from gendoc.audit.results import NumericResult, OperatorEvidence, PairClass, PairEvidence
+from gendoc.evidence.numeric import read_slopes
+from gendoc.evidence.outcome import Verdict
 from gendoc.model import Differentiability, Reference, Schema
-
-_EVIDENCE_KINDS = (PairClass.NONZERO, PairClass.ZERO, PairClass.UNSTABLE)
 
 DIFF = Differentiability.DIFFERENTIABLE
 NON_DIFF = Differentiability.NON_DIFFERENTIABLE
@@ -89,17 +90,14 @@ def _judge(
 ) -> Finding | None:
     """The finding for one parameter, or ``None`` when the evidence agrees or is silent."""
     side = 0 if where.part is Part.INPUT else 1
-    pairs = [
-        p
-        for p in evidence.pairs
-        if (p.input, p.output)[side] == where.name and p.kind in _EVIDENCE_KINDS
-    ]
-    nonzero = [p for p in pairs if p.kind is PairClass.NONZERO]
-    if nonzero:
+    pairs = [p for p in evidence.pairs if (p.input, p.output)[side] == where.name]
+    verdict, _ = read_slopes(p.kind.value for p in pairs)
+    if verdict is Verdict.GRADIENT:
+        nonzero = [p for p in pairs if p.kind is PairClass.NONZERO]
         return _nonzero_finding(schema, where, tag, nonzero)
-    if not pairs or any(p.kind is PairClass.UNSTABLE for p in pairs):
-        return None
-    return _zero_finding(schema, where, tag, pairs)
+    if verdict is Verdict.ZERO:
+        return _zero_finding(schema, where, tag, [p for p in pairs if p.kind is PairClass.ZERO])
+    return None
 
 
 def numeric_findings(reference: Reference, result: NumericResult) -> list[Finding]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from gendoc.audit.findings import RULES, Finding, Severity
 from gendoc.audit.results import EVIDENCE_NOTE, NumericResult
+from gendoc.audit.weigh import SourceReport
 from gendoc.render import render_report
 
 
@@ -44,8 +45,9 @@ class AuditReport:
     operator_count: int
     findings: list[Finding] = field(default_factory=list)
     numeric: NumericResult | None = None
-    sources: tuple[tuple[str, str], ...] = ()
-    """With the evidence verdict: each source's name and status line, in the order weighed."""
+    sources: tuple[SourceReport, ...] = ()
+    """With the evidence verdict: each source's status line and the operator versions it
+    could not answer and why, in the order weighed."""
 
     def counts(self) -> dict[Severity, int]:
         totals = dict.fromkeys(Severity, 0)
@@ -88,7 +90,7 @@ class AuditReport:
             ],
             "findings": [f.to_dict() for f in self.findings],
             "numeric": self.numeric.to_dict() if self.numeric else None,
-            "sources": [{"source": name, "status": status} for name, status in self.sources],
+            "sources": [source.to_dict() for source in self.sources],
         }
 
 

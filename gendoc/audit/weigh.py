@@ -1,40 +1,32 @@
-"""One verdict per parameter: every evidence source weighed by the rule table (rules ``GD2xx``).
+"""One verdict per parameter: every evidence source weighed by the rule registry (``GD2xx``).
 
-The sources are those of :mod:`gendoc.evidence` (PyTorch's autograd,
-onnxruntime's gradient registry) and, when the audit ran them, the finite
-differences. :func:`gendoc.evidence.verdict.combine` decides; this module
-turns its decision into at most one finding per parameter:
-
-* a defined tag that two or more agreeing sources contradict: GD201 (error);
-  a single source: GD202 (info);
-* a framework's refusal that outranked a finite-difference slope: GD203
-  (info, "a Jacobian exists but frameworks treat this input as a
-  hyperparameter");
-* an undefined parameter: GD204 (warning) when two or more sources agree on a
-  tag, otherwise GD205 (info) with the single source's tag, the conflict, or
-  "no evidence".
+The sources are those of :mod:`gendoc.evidence` (PyTorch's autograd, from
+its record or live; onnxruntime's gradient registry) and, when the audit ran
+them, the finite differences. :func:`gendoc.evidence.verdict.combine`
+decides by the first rule of :data:`gendoc.evidence.verdict.RULES` that
+applies; that rule names the finding and its message, which this module
+only formats: at most one finding per parameter.
 
 A source that cannot run still answers, ``unavailable`` with why (torch not
-installed, no torch mapping, no test data, finite differences not asked
-for), and each finding lists every source's vote, so a reader sees what was
-not checked as well as what was.
+installed and no record for the version, no torch mapping, no test data,
+finite differences not asked for): each finding lists every source's vote,
+and :func:`unanswered` sums up, per source, the operator versions it could
+not answer at all and why, for every rendering of the report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from gendoc.audit.findings import Finding, ParameterRef, Part, SourceVote, make_finding
-from gendoc.audit.messages import N_, Arg
 from gendoc.audit.results import NumericResult
-from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
+from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, Verdict
 from gendoc.evidence.sources import MissingSource, default_sources
-from gendoc.evidence.verdict import NUMERIC, Strength, Suggestion, combine
-from gendoc.i18n import Term
-from gendoc.model import Differentiability, Reference, Schema
+from gendoc.evidence.verdict import NUMERIC, RULES_BY_NAME, Suggestion, combine
+from gendoc.model import Reference, Schema
 
-UNDEFINED = Differentiability.UNDEFINED
 NUMERIC_NOT_REQUESTED = "finite differences were not requested (--numeric)"
 
 
@@ -73,90 +65,63 @@ def weigh(schema: Schema, sources: Sequence[EvidenceSource]) -> Weighed:
     return Weighed(schema, evidence, tuple(combine(schema, evidence)))
 
 
-def _names(lines: Iterable[str]) -> str:
-    """``"pytorch: gradient (...)"`` lines -> ``"pytorch, onnxruntime"``."""
-    return ", ".join(line.split(":", 1)[0] for line in lines)
-
-
-def _rule(s: Suggestion) -> tuple[str, str, dict[str, Arg]] | None:
-    """The rule, template and arguments for one suggestion, or ``None`` for no finding."""
-    suggested = Term(s.suggested.value) if s.suggested else ""
-    if s.is_problem:
-        args: dict[str, Arg] = {
-            "current": Term(s.current.value),
-            "suggested": suggested,
-            "sources": _names(s.support),
-        }
-        if s.strength is Strength.STRONG:
-            args["count"] = len(s.support)
-            template = N_(
-                "tagged {current}, but {count} independent sources agree on {suggested}: {sources}"
-            )
-            return "GD201", template, args
-        return "GD202", N_("tagged {current}, but one source suggests {suggested}: {sources}"), args
-    if s.hyperparameter:
-        template = (
-            N_(
-                "a Jacobian exists but frameworks treat this input as a hyperparameter: "
-                "refused by {sources}; finite differences find a slope"
-            )
-            if s.parameter.startswith("input ")
-            else N_(
-                "a Jacobian exists but frameworks do not differentiate this output: "
-                "refused by {sources}; finite differences find a slope"
-            )
-        )
-        return "GD203", template, {"sources": _names(s.support)}
-    if s.current is not UNDEFINED:
-        return None
-    return _undefined_rule(s, suggested)
-
-
-def _undefined_rule(s: Suggestion, suggested: str) -> tuple[str, str, dict[str, Arg]]:
-    if s.strength is Strength.STRONG:
-        template = N_("undefined; {count} independent sources agree on {suggested}: {sources}")
-        args: dict[str, Arg] = {
-            "count": len(s.support),
-            "suggested": suggested,
-            "sources": _names(s.support),
-        }
-        return "GD204", template, args
-    if s.strength is Strength.WEAK:
-        template = N_("undefined; one source suggests {suggested}: {sources}")
-        return "GD205", template, {"suggested": suggested, "sources": _names(s.support)}
-    if s.strength is Strength.CONFLICT:
-        template = N_(
-            "undefined; conflicting evidence: {for_diff} for differentiable, "
-            "{for_non} for non-differentiable"
-        )
-        args = {"for_diff": _names(s.support), "for_non": _names(s.against)}
-        return "GD205", template, args
-    return "GD205", N_("undefined; no evidence"), {}
-
-
 def findings_of(weighed: Weighed) -> list[Finding]:
-    """At most one finding per parameter of one operator version."""
+    """At most one finding per parameter of one operator version: the deciding rule's."""
     schema = weighed.schema
     found = []
     for s in weighed.suggestions:
-        decided = _rule(s)
-        if decided is None:
+        rule = RULES_BY_NAME[s.rule]
+        if not rule.finding:
             continue
-        rule, template, args = decided
         part, name = s.parameter.split(" ", 1)
         finding = make_finding(
-            rule,
+            rule.finding,
             schema.domain,
             schema.name,
             schema.since_version,
             ParameterRef(Part(part), name),
-            template,
-            **args,
+            rule.message,
+            **rule.args(s),
         )
         found.append(replace(finding, suggested=s.suggested, evidence=weighed.votes(s.parameter)))
     return found
 
 
-def evidence_findings(scope: Reference, sources: Sequence[EvidenceSource]) -> list[Finding]:
-    """The evidence verdict for every parameter of every operator version in ``scope``."""
-    return [f for schema in scope.schemas for f in findings_of(weigh(schema, sources))]
+@dataclass(frozen=True)
+class SourceReport:
+    """One source in a report: its status line, and the operator versions it could not
+    answer at all, counted by reason (most frequent first)."""
+
+    source: str
+    status: str
+    unanswered: tuple[tuple[str, int], ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "status": self.status,
+            "unanswered": [{"reason": why, "versions": n} for why, n in self.unanswered],
+        }
+
+
+def unanswered(evidence: Sequence[SourceEvidence]) -> tuple[tuple[str, int], ...]:
+    """Why one source answered no parameter of some operator versions, with how many."""
+    reasons: Counter[str] = Counter()
+    for e in evidence:
+        if e.parameters and all(p.verdict is Verdict.UNAVAILABLE for p in e.parameters):
+            reasons[e.parameters[0].detail] += 1
+    return tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0])))
+
+
+def evidence_findings(
+    scope: Reference, sources: Sequence[EvidenceSource]
+) -> tuple[list[Finding], tuple[SourceReport, ...]]:
+    """The evidence verdict for every parameter of every operator version in ``scope``, and
+    what each source said about itself once it had answered them all."""
+    weighed = [weigh(schema, sources) for schema in scope.schemas]
+    findings = [f for w in weighed for f in findings_of(w)]
+    reports = tuple(
+        SourceReport(source.name, source.status, unanswered([w.evidence[i] for w in weighed]))
+        for i, source in enumerate(sources)
+    )
+    return findings, reports

@@ -21,18 +21,24 @@ Interface
 ``Verdict``
     ``GRADIENT`` (nonzero gradient seen, or the registry emits one), ``ZERO``
     (the gradient exists and was zero everywhere probed), ``REFUSED`` (the
-    framework explicitly does not differentiate it), ``NOT_APPLICABLE``,
-    ``UNAVAILABLE`` (package missing, no mapping, no data).
+    source does not differentiate it), ``NOT_MEASURED`` (our torch mapping
+    passes it as a Python scalar: autograd never sees it), ``NOT_APPLICABLE``,
+    ``UNAVAILABLE`` (package missing, no mapping, no data). Each verdict has a
+    ``Basis`` (autograd, composite, builder, policy, slope) that sets its weight.
 ``default_sources()`` (:mod:`gendoc.evidence.sources`)
-    ``[pytorch, onnxruntime]``. PyTorch is imported only when installed
-    (extra ``gendoc[torch]``); otherwise it answers ``UNAVAILABLE`` "torch is
-    not installed".
+    ``[pytorch, onnxruntime]``. PyTorch comes from one function,
+    ``torch_source()``: the record shipped with gendoc where it holds the
+    operator version's interface, the installed torch otherwise (without
+    torch: ``UNAVAILABLE`` "torch is not installed"); the site, the audit and
+    ``gendoc suggest`` all use it, so their verdicts do not depend on torch.
 ``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric`)
-    The audit's finite differences, read from ``NumericResult.to_dict()``.
+    The audit's finite differences, read from ``NumericResult.to_dict()`` by
+    ``read_slopes``, the one reading of finite-difference results.
 ``combine(schema, evidence) -> list[Suggestion]`` (:mod:`gendoc.evidence.verdict`)
-    The rule table: a suggested tag per parameter, ``strong``/``weak``/
-    ``conflict``/``none``, with the sources for and against;
-    ``Suggestion.is_problem`` marks a defined tag the evidence contradicts.
+    The rule registry ``RULES``: a suggested tag per parameter, ``strong``/
+    ``weak``/``conflict``/``none``, or ``disputed`` for a tag onnx set that
+    the evidence contradicts (never a change), with the votes for and against
+    as data; each rule names the audit finding it raises.
 ``method1_script(schema, input_name)`` (:mod:`gendoc.evidence.scripts`)
     A standalone torch script a reviewer can paste and run.
 

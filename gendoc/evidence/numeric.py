@@ -3,11 +3,11 @@
 ``gendoc.audit`` probes (input, output) pairs with onnx's reference
 evaluator on the backend test cases. This module only reads the documented
 JSON of that result (``NumericResult.to_dict()["operators"]``), so it does
-not depend on the audit's internals. Per parameter: a stable nonzero slope
-in any pair is ``GRADIENT``, zero in every probed pair ``ZERO``; pairs that
-are not float, unstable or not evaluated give no vote. Finite differences
-never refuse: a framework's refusal outranks them (see
-:mod:`gendoc.evidence.verdict`).
+not depend on the audit's internals. :func:`read_slopes` is the one reading
+of finite-difference results, for this source and for the numeric findings
+of ``gendoc audit --numeric`` (:mod:`gendoc.audit.judge`) alike. Finite
+differences never refuse; their stable slope (basis ``SLOPE``) outranks a
+framework's refusal (see :mod:`gendoc.evidence.verdict`).
 """
 
 from __future__ import annotations
@@ -15,17 +15,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gendoc.evidence.outcome import ParameterEvidence, SourceEvidence, Verdict, labelled
+from gendoc.evidence.outcome import Basis, ParameterEvidence, SourceEvidence, Verdict, labelled
 from gendoc.evidence.verdict import NUMERIC
 from gendoc.model import Schema
 
 
-def _verdict(classes: list[str]) -> tuple[Verdict, str]:
-    if "nonzero" in classes:
+def read_slopes(classes: Iterable[str]) -> tuple[Verdict, str]:
+    """What the pair classes of one parameter (``PairClass`` values) say about it.
+
+    A stable nonzero slope in any pair is ``GRADIENT``. Otherwise an unstable
+    pair casts doubt on any zero: ``NOT_APPLICABLE``. Otherwise zero in every
+    pair that was measured is ``ZERO``; pairs that are not float or were not
+    evaluated say nothing, so with no measured pair it is ``NOT_APPLICABLE``.
+    """
+    found = list(classes)
+    if "nonzero" in found:
         return Verdict.GRADIENT, "stable nonzero slope"
-    if classes and all(c == "zero" for c in classes):
-        return Verdict.ZERO, f"zero slope in all {len(classes)} probed pairs"
-    return Verdict.NOT_APPLICABLE, "no float pair with a stable slope"
+    if "unstable" in found:
+        return Verdict.NOT_APPLICABLE, "the slope changes with the step size"
+    zeros = found.count("zero")
+    if zeros:
+        return Verdict.ZERO, f"zero slope in all {zeros} measured pairs"
+    return Verdict.NOT_APPLICABLE, "no float pair was measured"
 
 
 class NumericEvidence:
@@ -47,8 +58,8 @@ class NumericEvidence:
             if found is None:
                 verdict, why = Verdict.UNAVAILABLE, "no test case evaluated"
             else:
-                verdict, why = _verdict(classes)
-            params.append(ParameterEvidence(kind, param.name, verdict, why))
+                verdict, why = read_slopes(classes)
+            params.append(ParameterEvidence(kind, param.name, verdict, why, Basis.SLOPE))
         cases = ", ".join(found["cases"][:3]) if found else ""
         return SourceEvidence(
             NUMERIC, schema.domain, schema.name, schema.since_version, tuple(params), cases

@@ -6,7 +6,11 @@ hand-written statement of which inputs an operator differentiates: the
 builder emits ``GI(i)`` for those and nothing for the rest, and the graph
 builder's stop-gradient table cuts further edges. Verdicts:
 
-* input in the stop-gradient table: ``REFUSED``, whatever the builder says;
+* input in the stop-gradient table: ``REFUSED``, whatever the builder says,
+  with the basis ``POLICY``: the table is a training shortcut (no gradient
+  is built for inputs such as shapes or running statistics), not a statement
+  about the math, so it weighs less than a builder's own answer (basis
+  ``BUILDER``, every other verdict here);
 * builder emits ``GI(i)``: ``GRADIENT`` (a statement, not a measurement);
 * builder registered but no ``GI(i)``: ``REFUSED``;
 * output whose ``GO(j)`` the builder reads: ``GRADIENT``; otherwise ``REFUSED``;
@@ -24,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from gendoc.evidence.outcome import (
+    Basis,
     ParameterEvidence,
     SourceEvidence,
     Verdict,
@@ -85,7 +90,9 @@ class OrtRegistrySource:
             variadic = param.option is Option.VARIADIC
             if kind == "input" and index in stops:
                 found.append(
-                    ParameterEvidence(kind, param.name, Verdict.REFUSED, "stop-gradient edge")
+                    ParameterEvidence(
+                        kind, param.name, Verdict.REFUSED, "stop-gradient edge", Basis.POLICY
+                    )
                 )
                 continue
             found.append(
@@ -109,16 +116,18 @@ class OrtRegistrySource:
             return ParameterEvidence(kind, name, Verdict.UNAVAILABLE, "no gradient builder")
         if builder is None:
             # EmptyGradientBuilder and the like: registered, with no body that emits anything.
-            return ParameterEvidence(kind, name, Verdict.REFUSED, f"{builder_name} emits nothing")
+            return ParameterEvidence(
+                kind, name, Verdict.REFUSED, f"{builder_name} emits nothing", Basis.BUILDER
+            )
         indices = builder["inputs" if kind == "input" else "outputs"]
         if _covers(indices, index, variadic):
             return ParameterEvidence(
-                kind, name, Verdict.GRADIENT, f"{macro}({index}) in {builder_name}"
+                kind, name, Verdict.GRADIENT, f"{macro}({index}) in {builder_name}", Basis.BUILDER
             )
         if indices["dynamic"]:
             return ParameterEvidence(
                 kind, name, Verdict.UNAVAILABLE, f"{builder_name} computes its indices at run time"
             )
         return ParameterEvidence(
-            kind, name, Verdict.REFUSED, f"no {macro}({index}) in {builder_name}"
+            kind, name, Verdict.REFUSED, f"no {macro}({index}) in {builder_name}", Basis.BUILDER
         )

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from gendoc.model import Parameter, Schema
+from gendoc.model import Differentiability, Parameter, Schema
 
 
 class Verdict(enum.StrEnum):
@@ -27,8 +27,29 @@ class Verdict(enum.StrEnum):
     """The source explicitly does not differentiate it."""
     NOT_APPLICABLE = "not-applicable"
     """The question does not arise, e.g. an input the source never reads."""
+    NOT_MEASURED = "not-measured"
+    """The source was run but could not ask about it: the mapping passes the value to the
+    framework as a Python scalar, so autograd never sees it. Not a refusal."""
     UNAVAILABLE = "unavailable"
     """No answer: package missing, no mapping, no data; ``detail`` says which."""
+
+
+class Basis(enum.StrEnum):
+    """What a verdict rests on: it decides the verdict's weight (:mod:`gendoc.evidence.verdict`)."""
+
+    AUTOGRAD = "autograd"
+    """A framework's autograd decided, through one native operator (or its dtype rule)."""
+    COMPOSITE = "composite"
+    """Autograd through an expression of several operations written for the mapping: what is
+    measured is that expression, not one operator of the framework."""
+    BUILDER = "builder"
+    """A hand-written gradient builder emits the gradient, or does not."""
+    POLICY = "policy"
+    """A training shortcut (onnxruntime's stop-gradient table) or a framework's declared
+    refusal (torch raising "not differentiable with respect to"): not a statement about the
+    math."""
+    SLOPE = "slope"
+    """Finite differences measured the dependence."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +60,7 @@ class ParameterEvidence:
     name: str
     verdict: Verdict
     detail: str = ""
+    basis: Basis = Basis.AUTOGRAD
 
     @property
     def label(self) -> str:
@@ -49,6 +71,7 @@ class ParameterEvidence:
             "parameter": self.label,
             "verdict": self.verdict.value,
             "detail": self.detail,
+            "basis": self.basis.value,
         }
 
 
@@ -113,3 +136,13 @@ def unavailable(source: str, schema: Schema, reason: str, detail: str = "") -> S
         ),
         detail=detail,
     )
+
+
+def untagged(schema: Schema) -> Schema:
+    """``schema`` with every tag removed: what a source is shown when its answers are scored
+    against onnx's tags (``benchmarks/evidence_vs_onnx_tags.py``), so none can echo them."""
+
+    def bare(params: tuple[Parameter, ...]) -> tuple[Parameter, ...]:
+        return tuple(replace(p, differentiability=Differentiability.UNDEFINED) for p in params)
+
+    return replace(schema, inputs=bare(schema.inputs), outputs=bare(schema.outputs))

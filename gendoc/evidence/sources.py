@@ -1,16 +1,20 @@
 """The evidence sources this installation can run, each degrading to ``UNAVAILABLE``.
 
-PyTorch is an optional extra (``pip install gendoc[torch]``): without it the
-PyTorch source still answers, ``UNAVAILABLE`` with the reason, so a report
-says what was not checked instead of silently checking less.
+PyTorch's verdicts come from one function, :func:`torch_source`, for the
+site, ``gendoc audit --evidence`` and ``gendoc suggest`` alike: the record
+shipped with gendoc (:mod:`gendoc.evidence.torch_record`) where it holds the
+operator version's interface, the installed torch otherwise. So the verdicts
+do not depend on whether torch (an optional extra, ``pip install
+gendoc[torch]``) is installed; without it a version the record lacks is
+answered ``UNAVAILABLE`` with the reason, so a report says what was not
+checked instead of silently checking less.
 """
 
 from __future__ import annotations
 
-import importlib.util
-
 from gendoc.evidence.ort_registry import OrtRegistrySource
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, unavailable
+from gendoc.evidence.torch_record import RecordedTorchSource
 from gendoc.model import Schema
 
 TORCH_MISSING = "torch is not installed"
@@ -28,13 +32,24 @@ class MissingSource:
         return unavailable(self.name, schema, self.reason)
 
 
-def torch_source() -> EvidenceSource:
-    """PyTorch autograd, or a :class:`MissingSource` when torch cannot be imported."""
-    if importlib.util.find_spec("torch") is None:
-        return MissingSource("pytorch", TORCH_MISSING)
-    from gendoc.evidence.torch_source import TorchSource
+def live_torch_source() -> EvidenceSource:
+    """The installed torch's autograd, or a :class:`MissingSource` when torch cannot be imported.
 
+    Importing is the test (not a lookup of the package): an installation
+    that hides torch, or a broken one, is told apart only by trying.
+    """
+    try:
+        from gendoc.evidence.torch_source import TorchSource
+    except ModuleNotFoundError as exc:
+        if exc.name is None or exc.name.split(".")[0] != "torch":
+            raise
+        return MissingSource("pytorch", TORCH_MISSING)
     return TorchSource()
+
+
+def torch_source() -> EvidenceSource:
+    """PyTorch's verdicts: recorded where the record holds the interface, asked live otherwise."""
+    return RecordedTorchSource()
 
 
 def default_sources() -> list[EvidenceSource]:

@@ -22,11 +22,19 @@ Input builders:
     ratio): it is not a tensor argument of the torch call.
 ``Several(*builders)``
     a variadic input, a list of tensors.
+
+An expression that does arithmetic of its own on an input (``+``, ``*``, ...:
+OneHot as ``values[0] + (values[1] - values[0]) * one_hot``) is *composite*
+(:attr:`TorchOp.composite`): autograd then differentiates our formula, not
+one torch operator, and the verdict weighs less. Calls, indexing and
+slicing are not arithmetic.
 """
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,17 @@ class TorchOp:
 
     call: str
     inputs: dict[str, Builder]
+
+    @cached_property
+    def composite(self) -> bool:
+        """Whether the expression applies an arithmetic operator to an input (not only to
+        constants): then it is our formula that autograd differentiates."""
+        names = set(self.inputs)
+        return any(
+            isinstance(node, ast.BinOp | ast.UnaryOp)
+            and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+            for node in ast.walk(ast.parse(self.call, mode="eval"))
+        )
 
 
 def op(call: str, **inputs: Builder) -> TorchOp:

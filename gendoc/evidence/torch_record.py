@@ -10,12 +10,15 @@ recorded once, with the torch release CI pins, in ``data/torch_verdicts.json``:
 
 :class:`RecordedTorchSource` answers from the record when it holds the same
 operator version with the same interface (inputs and outputs: names,
-options, types and tags), and asks the installed torch otherwise (a newer
+options and types), and asks the installed torch otherwise (a newer
 onnx's new versions), so nothing is ever answered for a schema the record
-was not made from. A recorded verdict keeps torch's version in its detail,
-and the published site no longer depends on whether torch is installed
-where it is built. ``gendoc audit --evidence`` always asks the installed
-torch; a test checks that the record still equals what it says.
+was not made from; without torch such a version is ``UNAVAILABLE`` with
+why. A recorded verdict keeps torch's version in its detail, and its status
+line says the verdicts are recorded and with which torch. It is PyTorch's
+source everywhere (:func:`gendoc.evidence.sources.torch_source`): the site,
+``gendoc audit --evidence`` and ``gendoc suggest`` give the same verdicts
+with or without torch installed; a test checks that the record still equals
+what the installed torch says.
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from gendoc.evidence.outcome import (
+    Basis,
     EvidenceSource,
     ParameterEvidence,
     SourceEvidence,
@@ -36,7 +41,6 @@ from gendoc.evidence.outcome import (
     labelled,
     unavailable,
 )
-from gendoc.evidence.sources import torch_source
 from gendoc.evidence.torch_ops import TORCH_OPS
 from gendoc.model import Schema
 
@@ -46,11 +50,10 @@ USAGE = "usage: python -m gendoc.evidence.torch_record [OUTPUT]"
 
 
 def interface_key(schema: Schema) -> str:
-    """What torch's answer depends on in a schema: its name, version and parameters."""
-    rows = [
-        f"{kind} {p.name} {p.option.value} {p.differentiability.value} {p.type_str}"
-        for kind, p in labelled(schema)
-    ]
+    """What torch's answer depends on in a schema: its name, version and parameters (names,
+    options, types). Not their tags: no source may read the tag it is weighed against, and
+    ``benchmarks/evidence_vs_onnx_tags.py`` asks with the tags removed."""
+    rows = [f"{kind} {p.name} {p.option.value} {p.type_str}" for kind, p in labelled(schema)]
     sha = hashlib.sha256("\n".join([schema.versioned_name, *rows]).encode())
     return f"{schema.versioned_name} {sha.hexdigest()[:16]}"
 
@@ -59,14 +62,16 @@ def to_record(evidence: SourceEvidence) -> dict[str, Any]:
     """One verdict set as the record keeps it (the schema's name and version are in the key)."""
     return {
         "detail": evidence.detail,
-        "parameters": [[p.kind, p.name, p.verdict.value, p.detail] for p in evidence.parameters],
+        "parameters": [
+            [p.kind, p.name, p.verdict.value, p.detail, p.basis.value] for p in evidence.parameters
+        ],
     }
 
 
 def from_record(schema: Schema, kept: dict[str, Any]) -> SourceEvidence:
     parameters = tuple(
-        ParameterEvidence(kind, name, Verdict(verdict), detail)
-        for kind, name, verdict, detail in kept["parameters"]
+        ParameterEvidence(kind, name, Verdict(verdict), detail, Basis(basis))
+        for kind, name, verdict, detail, basis in kept["parameters"]
     )
     return SourceEvidence(
         NAME, schema.domain, schema.name, schema.since_version, parameters, kept["detail"]
@@ -99,14 +104,40 @@ def load_record() -> dict[str, Any]:
 
 
 class RecordedTorchSource:
-    """PyTorch as an evidence source, answering from the record where it can."""
+    """PyTorch as an evidence source, answering from the record where it can.
+
+    ``live`` makes the source asked for a version the record does not hold
+    (by default :func:`gendoc.evidence.sources.live_torch_source`: the
+    installed torch, or an ``UNAVAILABLE`` answer saying torch is missing);
+    it is called at most once, on the first such version.
+    """
 
     name = NAME
 
-    def __init__(self, verdicts: dict[str, dict[str, Any]] | None = None) -> None:
-        self.verdicts = load_record()["verdicts"] if verdicts is None else verdicts
-        self.status = f"recorded verdicts of {len(self.verdicts)} operator versions"
+    def __init__(
+        self,
+        verdicts: dict[str, dict[str, Any]] | None = None,
+        *,
+        made_with: str | None = None,
+        live: Callable[[], EvidenceSource] | None = None,
+    ) -> None:
+        if verdicts is None:
+            kept = load_record()
+            verdicts = kept["verdicts"]
+            made_with = made_with or f"torch {kept['torch']} (onnx {kept['onnx']})"
+        self.verdicts = verdicts
+        self.made_with = made_with or "a torch record"
+        self._make_live = live
         self._live: EvidenceSource | None = None
+        self.asked_live = 0
+
+    @property
+    def status(self) -> str:
+        """What answered: the record, and for versions it lacks, the installed torch or why not."""
+        line = f"recorded with {self.made_with}: {len(self.verdicts)} operator versions"
+        if self._live is not None:
+            line += f"; {self.asked_live} other versions asked live: {self._live.status}"
+        return line
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         if schema.domain or schema.name not in TORCH_OPS:
@@ -115,7 +146,12 @@ class RecordedTorchSource:
         if kept is not None:
             return from_record(schema, kept)
         if self._live is None:
-            self._live = torch_source()
+            if self._make_live is None:
+                from gendoc.evidence.sources import live_torch_source
+
+                self._make_live = live_torch_source
+            self._live = self._make_live()
+        self.asked_live += 1
         return self._live.evaluate(schema)
 
 
@@ -128,12 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     from importlib.metadata import version
 
     from gendoc import installed
+    from gendoc.evidence.sources import live_torch_source
     from gendoc.write import write_documents
 
     output = Path(args[0]) if args else Path(__file__).with_name("data") / DATA_FILE
     reference = installed.reference(())
     made_with = {"onnx": reference.onnx_version, "torch": version("torch")}
-    text = record(list(reference.schemas), torch_source(), made_with)
+    text = record(list(reference.schemas), live_torch_source(), made_with)
     write_documents(output.parent, {output.name: text})
     return 0
 

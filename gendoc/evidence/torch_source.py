@@ -8,24 +8,35 @@ small seeded float64 inputs, twice (two seeds), and asked for gradients:
   output. Nonzero at some probe: ``GRADIENT``; zero at all: ``ZERO``; torch
   raising (``the derivative for 'weight' is not implemented``) or having no
   autograd path to it: ``REFUSED`` with torch's words.
-* an integer or boolean input, or one the call takes as a Python value:
-  ``REFUSED`` (torch cannot be asked).
+* an integer or boolean input: ``REFUSED`` (autograd's rule: only float
+  tensors take a gradient).
+* an input the call takes as a Python value (Range's ``start``, Pad's
+  ``constant_value``): ``NOT_MEASURED``; autograd never sees it, so that is
+  our mapping's choice, not torch refusing.
 * an output: ``GRADIENT``/``ZERO`` from its own backward; an integer or
   boolean output, or a float one torch records no gradient for: ``REFUSED``;
   one the call does not return: ``UNAVAILABLE``.
+
+A refusal torch raises by its own declaration (``nll_loss``'s weight,
+``batch_norm``'s running statistics: "not differentiable with respect to
+argument"; "the derivative for '_unique2' is not implemented") has the basis
+``POLICY``: the framework chose not to differentiate it, autograd found
+nothing. Every other verdict of a composite expression
+(:attr:`TorchOp.composite`) has the basis ``COMPOSITE``, the rest ``AUTOGRAD``.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 from gendoc.evidence.outcome import (
+    Basis,
     ParameterEvidence,
     SourceEvidence,
     Verdict,
@@ -47,7 +58,14 @@ from gendoc.model import Option, Schema
 NAME = "pytorch"
 SEEDS = (0, 1)
 # Verdicts of several probes: any gradient wins, then a refusal, then zero.
-_RANK = {Verdict.GRADIENT: 0, Verdict.REFUSED: 1, Verdict.ZERO: 2, Verdict.UNAVAILABLE: 3}
+_RANK = {
+    Verdict.GRADIENT: 0,
+    Verdict.REFUSED: 1,
+    Verdict.ZERO: 2,
+    Verdict.NOT_MEASURED: 3,
+    Verdict.UNAVAILABLE: 4,
+}
+NOT_MEASURED = "passed to torch as a Python scalar by the mapping: autograd never sees it"
 
 
 def build(builder: Builder, rng: np.random.Generator) -> Any:
@@ -61,6 +79,16 @@ def build(builder: Builder, rng: np.random.Generator) -> Any:
     if isinstance(builder, Bools):
         return torch.tensor(rng.random(builder.shape) < 0.5)
     return builder.value
+
+
+class Answer(NamedTuple):
+    """One probe's verdict on one parameter; ``declared``: torch raised, refusing by its own
+    declaration (``not differentiable with respect to argument``, ``derivative ... not
+    implemented``), which is framework policy rather than autograd finding no gradient."""
+
+    verdict: Verdict
+    why: str
+    declared: bool = False
 
 
 def _first_line(exc: BaseException) -> str:
@@ -97,21 +125,21 @@ def _leaves(value: Any) -> list[torch.Tensor]:
 
 def _grad_verdict(
     targets: Sequence[torch.Tensor], leaves: Sequence[torch.Tensor], rng: np.random.Generator
-) -> tuple[Verdict, str]:
+) -> Answer:
     """Backward of a random projection of ``targets`` onto ``leaves``."""
     projections = [torch.tensor(rng.standard_normal(t.shape), dtype=t.dtype) for t in targets]
     try:
         grads = torch.autograd.grad(
             targets, leaves, projections, retain_graph=True, allow_unused=True
         )
-    except (RuntimeError, NotImplementedError) as exc:
-        return Verdict.REFUSED, _first_line(exc)
+    except (RuntimeError, NotImplementedError) as exc:  # torch declares it has no derivative
+        return Answer(Verdict.REFUSED, _first_line(exc), declared=True)
     present = [g for g in grads if g is not None]
     if not present:
-        return Verdict.REFUSED, "no autograd path from the outputs"
+        return Answer(Verdict.REFUSED, "no autograd path from the outputs")
     if any(bool(torch.any(g != 0)) for g in present):
-        return Verdict.GRADIENT, "nonzero gradient"
-    return Verdict.ZERO, "gradient is zero at every probe"
+        return Answer(Verdict.GRADIENT, "nonzero gradient")
+    return Answer(Verdict.ZERO, "gradient is zero at every probe")
 
 
 def _is_float(value: Any) -> bool:
@@ -132,17 +160,21 @@ class TorchSource:
         if spec is None:
             return unavailable(NAME, schema, "no torch mapping")
         detail = f"{spec.call} (torch {torch.__version__})"
+        if spec.composite:
+            detail = f"composite expression {detail}"
         try:
             refused = self._refused_at_forward(schema, spec)
             probes = [self._probe(schema, spec, seed, refused) for seed in SEEDS]
         except Exception as exc:  # the torch call itself failed: no evidence at all
             reason = f"the torch call failed: {_first_line(exc)}"
             return unavailable(NAME, schema, reason, detail)
+        measured = Basis.COMPOSITE if spec.composite else Basis.AUTOGRAD
         found = []
         for kind, param in labelled(schema):
             label = f"{kind} {param.name}"
-            verdict, why = min((p[label] for p in probes), key=lambda vw: _RANK[vw[0]])
-            found.append(ParameterEvidence(kind, param.name, verdict, why))
+            answer = min((p[label] for p in probes), key=lambda a: _RANK[a.verdict])
+            basis = Basis.POLICY if answer.declared else measured
+            found.append(ParameterEvidence(kind, param.name, answer.verdict, answer.why, basis))
         return SourceEvidence(
             NAME, schema.domain, schema.name, schema.since_version, tuple(found), detail
         )
@@ -184,12 +216,12 @@ class TorchSource:
 
     def _probe(
         self, schema: Schema, spec: TorchOp, seed: int, refused: dict[str, str]
-    ) -> dict[str, tuple[Verdict, str]]:
+    ) -> dict[str, Answer]:
         floats = {n for n, b in spec.inputs.items() if isinstance(b, Real | Several)}
         inputs = self._inputs(spec, seed, floats - set(refused))
         rng = np.random.default_rng(seed + 1000)
         outs = _assign_outputs(schema, run_call(spec, inputs))
-        answers: dict[str, tuple[Verdict, str]] = {}
+        answers: dict[str, Answer] = {}
         differentiable: list[torch.Tensor] = []
         any_float = False
         for param, values in zip(schema.outputs, outs, strict=True):
@@ -198,7 +230,7 @@ class TorchSource:
             differentiable.extend(v for v in values if _is_float(v) and v.requires_grad)
         for param in schema.inputs:
             if param.name in refused:
-                answers[f"input {param.name}"] = (Verdict.REFUSED, refused[param.name])
+                answers[f"input {param.name}"] = Answer(Verdict.REFUSED, refused[param.name], True)
                 continue
             answers[f"input {param.name}"] = self._input(
                 spec.inputs.get(param.name), inputs.get(param.name), differentiable, any_float, rng
@@ -208,14 +240,16 @@ class TorchSource:
     @staticmethod
     def _output(
         values: list[Any], inputs: dict[str, Any], spec: TorchOp, rng: np.random.Generator
-    ) -> tuple[Verdict, str]:
+    ) -> Answer:
         if not values:
-            return Verdict.UNAVAILABLE, "the torch call does not return it"
+            return Answer(Verdict.UNAVAILABLE, "the torch call does not return it")
         if not all(_is_float(v) for v in values):
             kinds = sorted({str(getattr(v, "dtype", type(v).__name__)) for v in values})
-            return Verdict.REFUSED, f"{', '.join(kinds)} output: torch does not differentiate it"
+            return Answer(
+                Verdict.REFUSED, f"{', '.join(kinds)} output: torch does not differentiate it"
+            )
         if not all(v.requires_grad for v in values):
-            return Verdict.REFUSED, "torch records no gradient for it"
+            return Answer(Verdict.REFUSED, "torch records no gradient for it")
         leaves = [
             leaf
             for name, builder in spec.inputs.items()
@@ -232,14 +266,16 @@ class TorchSource:
         differentiable: list[torch.Tensor],
         any_float: bool,
         rng: np.random.Generator,
-    ) -> tuple[Verdict, str]:
+    ) -> Answer:
         if builder is None:
-            return Verdict.UNAVAILABLE, "no counterpart in the torch call"
+            return Answer(Verdict.UNAVAILABLE, "no counterpart in the torch call")
         if isinstance(builder, Value):
-            return Verdict.REFUSED, "passed to torch as a Python value, not a tensor"
+            return Answer(Verdict.NOT_MEASURED, NOT_MEASURED)
         if isinstance(builder, Ints | Bools):
-            return Verdict.REFUSED, f"{value.dtype} tensor: torch differentiates float tensors only"
+            return Answer(
+                Verdict.REFUSED, f"{value.dtype} tensor: torch differentiates float tensors only"
+            )
         if not differentiable:
             why = "torch records no gradient for any output" if any_float else "no float output"
-            return Verdict.REFUSED, why
+            return Answer(Verdict.REFUSED, why)
         return _grad_verdict(differentiable, _leaves(value), rng)

@@ -1,75 +1,217 @@
-"""Combine the sources' verdicts into one suggested tag per parameter, by a fixed rule table.
+"""Combine the sources' verdicts into one verdict per parameter, by one ordered rule registry.
 
-Each verdict is a vote:
+Each verdict is a vote with a weight, from what it rests on
+(:class:`~gendoc.evidence.outcome.Basis`):
 
 =================  ====================  =====================================
 verdict            vote                  note
 =================  ====================  =====================================
 ``GRADIENT``       differentiable
 ``ZERO``           non-differentiable    piecewise constant (Floor, Round, ...)
-``REFUSED``        non-differentiable    an explicit refusal when from a
-                                         framework (not from finite differences)
+``REFUSED``        non-differentiable    the source does not differentiate it
+``NOT_MEASURED``   none                  a Python scalar of our torch mapping
 ``NOT_APPLICABLE`` none
 ``UNAVAILABLE``    none
 =================  ====================  =====================================
 
-Then, in order:
+=============  ======  ==================================================
+basis          weight  why
+=============  ======  ==================================================
+``autograd``   1       a framework's autograd decided, one native operator
+``builder``    1       a hand-written gradient builder
+``slope``      1       finite differences measured it
+``composite``  1/2     autograd through an expression we wrote
+``policy``     1/2     a training shortcut (stop-gradient table) or a
+                       framework's declared refusal
+=============  ======  ==================================================
 
-1. A framework's gradient outranks another framework's refusal. The guide's
-   Method 1 shows a tag by a backward that *exists* in a framework; a
-   framework that does not differentiate an input shows only what it
-   implements (onnxruntime's stop-gradient table lists Pow's exponent with
-   the remark "differentiable, but gradient not yet implemented", and Clip's
-   bounds, which torch's ``clamp`` differentiates).
-2. A framework's refusal that still stands outranks a finite-difference
-   slope: ``GRADIENT`` votes of the numeric source are dropped (a slope
-   through a running statistic or a weight the framework treats as a
-   hyperparameter says nothing about the operator's promise).
-3. All remaining votes agree: that tag; ``strong`` with two or more sources,
-   ``weak`` with one.
-4. Votes disagree: ``conflict``, no suggestion; both sides are listed.
-5. No votes: ``none`` ("no evidence").
+First the *outranking*: a gradient a framework computes (autograd through a
+native operator, or a gradient builder) sets aside every refusal; a stable
+finite-difference slope sets aside framework policy (refusals of the basis
+``policy``). A refusal says a source does not compute a gradient:
+onnxruntime's stop-gradient table lists Clip's bounds, which torch's
+``clamp`` differentiates, and frameworks keep BatchNormalization's running
+statistics as buffers although the output has a slope in them. A slope
+against a framework's own finding (autograd tracing no path, a builder that
+never reads an output's gradient) is a conflict, not a win. A composite
+expression's gradient sets nothing aside: it may be our formula's. A tag
+onnx set also outranks a policy vote against it: a training shortcut or a
+framework's declared refusal is not a measurement that could dispute a
+reviewed tag. The set-aside votes stay in :attr:`Suggestion.outranked`.
 
-Outranked votes are kept in ``Suggestion.outranked``, so a report can say
-what was set aside and why.
-
-A *tag problem* is a parameter tagged differentiable or non-differentiable
-whose suggestion (strong or weak) is the other tag.
+Then the first rule of :data:`RULES` whose condition holds decides. A
+side is *strong* at a weight of 2 or more (two independent full-weight
+sources); when the votes on an undefined tag disagree, a side that outweighs
+the other by a full source or more wins, weakly (two frameworks that do not
+differentiate an output against one slope), and a closer call is a
+conflict. The evidence never proposes to change a tag onnx already set:
+where it contradicts one, the verdict is ``disputed`` with both sides, for a
+reviewer, and the rule says how firmly (``GD201``: strong and nothing of
+full weight backs the tag; ``GD206``: something backs it, and the evidence
+names no tag; ``GD202``: weak). Each rule names the audit finding it raises
+(``finding``, empty for none) and the finding's message template;
+:mod:`gendoc.audit.weigh` only formats it.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from gendoc.evidence.outcome import SourceEvidence, Verdict, labelled
+from gendoc.evidence.outcome import Basis, SourceEvidence, Verdict, labelled
+from gendoc.i18n import N_, Term
 from gendoc.model import Differentiability, Schema
 
 NUMERIC = "finite-differences"
 """The source name the numeric (finite-difference) evidence is given under."""
 
-_VOTE = {
-    Verdict.GRADIENT: Differentiability.DIFFERENTIABLE,
-    Verdict.ZERO: Differentiability.NON_DIFFERENTIABLE,
-    Verdict.REFUSED: Differentiability.NON_DIFFERENTIABLE,
+DIFF = Differentiability.DIFFERENTIABLE
+NON_DIFF = Differentiability.NON_DIFFERENTIABLE
+UNDEFINED = Differentiability.UNDEFINED
+
+TAG_OF = {Verdict.GRADIENT: DIFF, Verdict.ZERO: NON_DIFF, Verdict.REFUSED: NON_DIFF}
+"""The tag each voting verdict speaks for; the other verdicts do not vote."""
+
+WEIGHT = {
+    Basis.AUTOGRAD: 1.0,
+    Basis.BUILDER: 1.0,
+    Basis.SLOPE: 1.0,
+    Basis.COMPOSITE: 0.5,
+    Basis.POLICY: 0.5,
 }
+STRONG_WEIGHT = 2.0
+"""The weight of a strong side: two independent full-weight sources."""
+
+_SETS_ASIDE = {
+    Basis.AUTOGRAD: frozenset(Basis),
+    Basis.BUILDER: frozenset(Basis),
+    Basis.SLOPE: frozenset({Basis.POLICY}),
+}
+"""The bases of a gradient vote that set refusals aside, with the bases of the refusals
+each sets aside."""
 
 
 class Strength(enum.StrEnum):
     STRONG = "strong"
     WEAK = "weak"
     CONFLICT = "conflict"
+    DISPUTED = "disputed"
+    """The evidence contradicts a tag onnx set: reported with both sides, never applied."""
     NONE = "none"
 
 
-Vote = tuple[str, Verdict, str]
-"""One source's vote: its name, its verdict and the one-line detail."""
+@dataclass(frozen=True)
+class Vote:
+    """One source's vote on one parameter: data, shown as ``source: verdict (detail)``."""
+
+    source: str
+    verdict: Verdict
+    detail: str
+    basis: Basis = Basis.AUTOGRAD
+
+    @property
+    def tag(self) -> Differentiability:
+        return TAG_OF[self.verdict]
+
+    @property
+    def weight(self) -> float:
+        return WEIGHT[self.basis]
+
+    def __str__(self) -> str:
+        shown = f"{self.source}: {self.verdict.value} ({self.detail})"
+        return shown if WEIGHT[self.basis] == 1.0 else f"{shown} [{self.basis.value}]"
+
+
+def weight_of(votes: Sequence[Vote]) -> float:
+    return sum(v.weight for v in votes)
+
+
+def sources_of(votes: Sequence[Vote]) -> list[str]:
+    """The sources of ``votes``, each once, in order."""
+    return list(dict.fromkeys(v.source for v in votes))
+
+
+def names(votes: Sequence[Vote]) -> str:
+    """``"pytorch, onnxruntime"``: the sources of ``votes`` as a finding shows them."""
+    return ", ".join(sources_of(votes))
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """One parameter's votes after outranking: what every rule's condition reads."""
+
+    current: Differentiability
+    counted: tuple[Vote, ...]
+    set_aside: tuple[Vote, ...]
+
+    def side(self, tag: Differentiability) -> tuple[Vote, ...]:
+        return tuple(v for v in self.counted if v.tag is tag)
+
+    @property
+    def tags(self) -> frozenset[Differentiability]:
+        return frozenset(v.tag for v in self.counted)
+
+    @property
+    def defined(self) -> bool:
+        return self.current is not UNDEFINED
+
+    @property
+    def against(self) -> tuple[Vote, ...]:
+        """Counted votes for the other tag than the defined one."""
+        return tuple(v for v in self.counted if self.defined and v.tag is not self.current)
+
+    @property
+    def backing(self) -> tuple[Vote, ...]:
+        """Votes for the defined tag, counted or set aside."""
+        votes = (*self.counted, *self.set_aside)
+        return tuple(v for v in votes if self.defined and v.tag is self.current)
+
+    @property
+    def heavier(self) -> Differentiability | None:
+        """The tag whose counted votes weigh more, ``None`` on a tie."""
+        diff, non = weight_of(self.side(DIFF)), weight_of(self.side(NON_DIFF))
+        return None if diff == non else (DIFF if diff > non else NON_DIFF)
+
+    @property
+    def margin(self) -> float:
+        """By how much one side's counted votes outweigh the other's."""
+        return abs(weight_of(self.side(DIFF)) - weight_of(self.side(NON_DIFF)))
+
+    @property
+    def strong(self) -> bool:
+        """One side only, and it weighs as much as two independent full-weight sources."""
+        return len(self.tags) == 1 and weight_of(self.counted) >= STRONG_WEIGHT
+
+
+def _outrank(
+    votes: Sequence[Vote], current: Differentiability
+) -> tuple[tuple[Vote, ...], tuple[Vote, ...]]:
+    """The votes that count, and those set aside: every refusal when a gradient exists, and
+    a policy vote against a tag onnx set (a training shortcut does not dispute a review)."""
+    outranked = frozenset().union(
+        *(_SETS_ASIDE.get(v.basis, ()) for v in votes if v.verdict is Verdict.GRADIENT)
+    )
+    kept = tuple(
+        v
+        for v in votes
+        if not (v.verdict is Verdict.REFUSED and v.basis in outranked)
+        and not (current is not UNDEFINED and v.basis is Basis.POLICY and v.tag is not current)
+    )
+    return kept, tuple(v for v in votes if v not in kept)
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    """The combined evidence for one parameter of one operator version."""
+    """The combined evidence for one parameter of one operator version.
+
+    ``suggested`` is the tag the counted evidence speaks for (``None``: none,
+    or both tags); for a tag onnx set that it contradicts, ``strength`` is
+    ``DISPUTED``, ``support`` the votes against the tag and ``against`` those
+    backing it. In a conflict on an undefined tag ``support`` votes
+    differentiable and ``against`` non-differentiable. ``rule`` names the
+    entry of :data:`RULES` that decided.
+    """
 
     domain: str
     op: str
@@ -78,82 +220,220 @@ class Suggestion:
     current: Differentiability
     suggested: Differentiability | None
     strength: Strength
-    support: tuple[str, ...]  # "source: verdict (detail)" for the suggested side
-    against: tuple[str, ...] = ()
-    outranked: tuple[str, ...] = ()  # votes set aside by rules 1 and 2
+    support: tuple[Vote, ...]
+    against: tuple[Vote, ...] = ()
+    outranked: tuple[Vote, ...] = ()
+    rule: str = ""
 
     @property
     def is_problem(self) -> bool:
-        return (
-            self.current is not Differentiability.UNDEFINED
-            and self.suggested is not None
-            and self.suggested is not self.current
-        )
-
-    @property
-    def hyperparameter(self) -> bool:
-        """A slope was measured but a framework refuses: the input is treated as a setting."""
-        return self.suggested is Differentiability.NON_DIFFERENTIABLE and any(
-            s.startswith(f"{NUMERIC}: ") for s in self.outranked
-        )
+        """A tag onnx set that the evidence disputes."""
+        return self.strength is Strength.DISPUTED
 
     def describe(self) -> str:
+        if self.strength is Strength.DISPUTED:
+            backing = "; ".join(map(str, self.against)) or "nothing of full weight"
+            return (
+                f"disputed: onnx tags it {self.current.value}; against the tag: "
+                f"{'; '.join(map(str, self.support))}; for the tag: {backing}"
+            )
         if self.suggested is None:
             return "no evidence" if self.strength is Strength.NONE else "conflicting evidence"
-        return f"{self.suggested.value} ({self.strength.value}: {'; '.join(self.support)})"
+        support = "; ".join(map(str, self.support))
+        return f"{self.suggested.value} ({self.strength.value}: {support})"
 
 
-def _show(vote: Vote) -> str:
-    source, verdict, detail = vote
-    return f"{source}: {verdict.value} ({detail})"
+Args = dict[str, str | int | float]
 
 
-def _outrank(votes: list[Vote], numeric: str) -> tuple[list[Vote], list[Vote]]:
-    """Rules 1 and 2: the votes that count and those set aside."""
-    frameworks = [v for v in votes if v[0] != numeric]
-    if any(v[1] is Verdict.GRADIENT for v in frameworks):
-        kept = [v for v in votes if v[0] == numeric or v[1] is not Verdict.REFUSED]
+@dataclass(frozen=True)
+class Rule:
+    """One verdict rule: its name, when it applies, what it decides and what it reports.
+
+    ``finding`` is the audit rule it raises (``GD2xx``; empty: no finding),
+    ``message`` that finding's template (``N_``-marked, translated) and
+    ``args`` its arguments, from the suggestion the rule made.
+    """
+
+    name: str
+    when: Callable[[Ballot], bool]
+    strength: Callable[[Ballot], Strength]
+    finding: str = ""
+    message: str = ""
+    args: Callable[[Suggestion], Args] = lambda s: {}
+    names_tag: bool = True
+    """Whether the verdict names a tag; not when both sides have a say (a reviewer's call)."""
+
+
+def _agreed(b: Ballot) -> Strength:
+    return Strength.STRONG if b.strong else Strength.WEAK
+
+
+def _fixed(strength: Strength) -> Callable[[Ballot], Strength]:
+    return lambda b: strength
+
+
+def _for(s: Suggestion) -> Args:
+    """The tag the supporting votes speak for, and their sources."""
+    tag = s.support[0].tag if s.support else None
+    return {"suggested": Term(tag.value) if tag else "", "sources": names(s.support)}
+
+
+def _disputed(s: Suggestion) -> Args:
+    return {**_for(s), "current": Term(s.current.value)}
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "no-evidence-undefined",
+        lambda b: not b.defined and not b.counted,
+        _fixed(Strength.NONE),
+        "GD205",
+        N_("undefined; no evidence"),
+    ),
+    Rule(
+        "policy-only",
+        lambda b: not b.counted and any(v.tag is not b.current for v in b.set_aside),
+        _fixed(Strength.NONE),
+        "GD203",
+        N_(
+            "{refusing} do not differentiate it, by framework policy; nothing measured "
+            "contradicts the tag"
+        ),
+        lambda s: {"refusing": names(s.outranked)},
+    ),
+    Rule("no-evidence", lambda b: not b.counted, _fixed(Strength.NONE)),
+    Rule(
+        "outweighed",
+        lambda b: not b.defined and len(b.tags) > 1 and b.margin >= 1.0,
+        _fixed(Strength.WEAK),
+        "GD205",
+        N_("undefined; {sources} for {suggested} outweigh {others}"),
+        lambda s: {**_for(s), "others": names(s.against)},
+    ),
+    Rule(
+        "conflict",
+        lambda b: not b.defined and len(b.tags) > 1,
+        _fixed(Strength.CONFLICT),
+        "GD205",
+        N_(
+            "undefined; conflicting evidence: {for_diff} for differentiable, "
+            "{for_non} for non-differentiable"
+        ),
+        lambda s: {"for_diff": names(s.support), "for_non": names(s.against)},
+    ),
+    Rule(
+        "agreed",
+        lambda b: not b.defined and b.strong,
+        _fixed(Strength.STRONG),
+        "GD204",
+        N_("undefined; {count} independent sources agree on {suggested}: {sources}"),
+        lambda s: {**_for(s), "count": len(sources_of(s.support))},
+    ),
+    Rule(
+        "suggested",
+        lambda b: not b.defined,
+        _fixed(Strength.WEAK),
+        "GD205",
+        N_("undefined; weak evidence suggests {suggested}: {sources}"),
+        _for,
+    ),
+    Rule(
+        "contradicted",
+        lambda b: (
+            len(b.tags) == 1
+            and bool(b.against)
+            and weight_of(b.against) >= STRONG_WEIGHT
+            and weight_of(b.backing) < 1.0
+        ),
+        _fixed(Strength.DISPUTED),
+        "GD201",
+        N_(
+            "disputed: tagged {current}, but {count} independent sources find {suggested}: "
+            "{sources}; nothing of full weight backs the tag"
+        ),
+        lambda s: {**_disputed(s), "count": len(sources_of(s.support))},
+    ),
+    Rule(
+        "disputed",
+        lambda b: bool(b.against) and bool(b.backing),
+        _fixed(Strength.DISPUTED),
+        "GD206",
+        N_("disputed: tagged {current}; {sources} find {suggested}, {backing} back the tag"),
+        lambda s: {**_disputed(s), "backing": names(s.against)},
+        names_tag=False,
+    ),
+    Rule(
+        "questioned",
+        lambda b: bool(b.against),
+        _fixed(Strength.DISPUTED),
+        "GD202",
+        N_("disputed: tagged {current}, but weak evidence finds {suggested}: {sources}"),
+        _disputed,
+    ),
+    Rule(
+        "refusal-set-aside",
+        lambda b: any(v.tag is not b.current for v in b.set_aside),
+        _agreed,
+        "GD203",
+        N_(
+            "the tag agrees with {sources}; {refusing} do not differentiate it, "
+            "which a gradient that exists outranks"
+        ),
+        lambda s: {"sources": names(s.support), "refusing": names(s.outranked)},
+    ),
+    Rule("agrees", lambda b: True, _agreed),
+)
+"""The verdict rules, in order: the first whose condition holds decides."""
+
+RULES_BY_NAME = {rule.name: rule for rule in RULES}
+
+
+def _decide(schema: Schema, label: str, ballot: Ballot) -> Suggestion:
+    rule = next(r for r in RULES if r.when(ballot))
+    strength = rule.strength(ballot)
+    tags = ballot.tags
+    suggested = next(iter(tags)) if len(tags) == 1 else None
+    if strength is Strength.DISPUTED:
+        support, against = ballot.against, ballot.backing
+        suggested = support[0].tag if rule.names_tag else None
+    elif len(tags) > 1 and strength is Strength.WEAK and ballot.heavier is not None:
+        suggested = ballot.heavier
+        support = ballot.side(suggested)
+        against = tuple(v for v in ballot.counted if v.tag is not suggested)
+    elif len(tags) > 1:
+        support, against = ballot.side(DIFF), ballot.side(NON_DIFF)
     else:
-        kept = list(votes)
-    if any(v[1] is Verdict.REFUSED and v[0] != numeric for v in kept):
-        kept = [v for v in kept if not (v[0] == numeric and v[1] is Verdict.GRADIENT)]
-    return kept, [v for v in votes if v not in kept]
+        support, against = ballot.counted, ()
+    return Suggestion(
+        schema.domain,
+        schema.name,
+        schema.since_version,
+        label,
+        ballot.current,
+        suggested,
+        strength,
+        support,
+        against,
+        ballot.set_aside,
+        rule.name,
+    )
 
 
-def combine(
-    schema: Schema, evidence: Sequence[SourceEvidence], *, numeric: str = NUMERIC
-) -> list[Suggestion]:
+def votes_on(evidence: Sequence[SourceEvidence], label: str) -> list[Vote]:
+    """Every source's voting verdict on one parameter, in source order."""
+    return [
+        Vote(e.source, p.verdict, p.detail, p.basis)
+        for e in evidence
+        if (p := e.verdict_of(label)) is not None and p.verdict in TAG_OF
+    ]
+
+
+def combine(schema: Schema, evidence: Sequence[SourceEvidence]) -> list[Suggestion]:
     """One suggestion per parameter of ``schema`` from every source's evidence for it."""
     found = []
     for kind, param in labelled(schema):
         label = f"{kind} {param.name}"
-        votes = [
-            (e.source, p.verdict, p.detail)
-            for e in evidence
-            if (p := e.verdict_of(label)) is not None and p.verdict in _VOTE
-        ]
-        kept, outranked = _outrank(votes, numeric)
-        suggestion = _decide(schema, label, param.differentiability, kept)
-        found.append(replace(suggestion, outranked=tuple(map(_show, outranked))))
+        counted, set_aside = _outrank(votes_on(evidence, label), param.differentiability)
+        found.append(_decide(schema, label, Ballot(param.differentiability, counted, set_aside)))
     return found
-
-
-def _decide(
-    schema: Schema,
-    label: str,
-    current: Differentiability,
-    votes: Iterable[Vote],
-) -> Suggestion:
-    sides: dict[Differentiability, list[str]] = {}
-    for vote in votes:
-        sides.setdefault(_VOTE[vote[1]], []).append(_show(vote))
-    base = (schema.domain, schema.name, schema.since_version, label, current)
-    if not sides:
-        return Suggestion(*base, None, Strength.NONE, ())
-    if len(sides) > 1:
-        diff = tuple(sides[Differentiability.DIFFERENTIABLE])
-        non = tuple(sides[Differentiability.NON_DIFFERENTIABLE])
-        return Suggestion(*base, None, Strength.CONFLICT, diff, non)
-    ((tag, support),) = sides.items()
-    strength = Strength.STRONG if len(support) >= 2 else Strength.WEAK
-    return Suggestion(*base, tag, strength, tuple(support))

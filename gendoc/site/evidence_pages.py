@@ -5,10 +5,12 @@ torch mapping or an onnxruntime gradient builder or stop-gradient edge),
 under ``evidence/``, plus an index linked from the audit page. The verdicts
 are those of ``gendoc audit --evidence`` without finite differences (too
 slow for a site build): the same sources, PyTorch's verdicts read from the
-record shipped with gendoc (:mod:`gendoc.evidence.torch_record`), the same
-rule table (:mod:`gendoc.audit.weigh`). Scripts are :func:`gendoc.evidence.scripts.method1_script`
-for the newest version, one per input that a script can be written for
-and that the combined verdict calls differentiable.
+record shipped with gendoc (:mod:`gendoc.evidence.torch_record`) through the
+same function (:func:`gendoc.evidence.sources.torch_source`), the same rule
+registry (:data:`gendoc.evidence.verdict.RULES`). Scripts are
+:func:`gendoc.evidence.scripts.method1_script` for the newest version, one
+per input that a script can be written for and that the combined verdict
+calls differentiable.
 
 Weighing runs once per operator version per process, shared by both
 languages.
@@ -21,11 +23,11 @@ from functools import cache
 from typing import Any, Protocol
 
 from gendoc.audit.weigh import Weighed, weigh
-from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, OrtRegistrySource, load_registry
+from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
 from gendoc.evidence.outcome import EvidenceSource
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
+from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
-from gendoc.evidence.torch_record import RecordedTorchSource
 from gendoc.i18n import N_
 from gendoc.model import Differentiability, Operator, Reference, Schema
 
@@ -36,6 +38,7 @@ VERDICTS = {
     "zero": N_("zero gradient"),
     "refused": N_("refused"),
     "not-applicable": N_("not applicable"),
+    "not-measured": N_("not measured"),
     "unavailable": N_("unavailable"),
 }
 """The words for a source's verdict (:class:`gendoc.evidence.outcome.Verdict` values)."""
@@ -44,6 +47,7 @@ STRENGTHS = {
     "strong": N_("strong"),
     "weak": N_("weak"),
     "conflict": N_("conflicting evidence"),
+    "disputed": N_("disputed"),
     "none": N_("no evidence"),
 }
 """The words for the strength of a combined verdict."""
@@ -69,8 +73,8 @@ def evidence_page(operator_page: str) -> str:
 
 @cache
 def _sources() -> tuple[EvidenceSource, ...]:
-    """The sources of ``gendoc audit --evidence``, PyTorch's answers read from its record."""
-    return (RecordedTorchSource(), OrtRegistrySource())
+    """The sources of ``gendoc audit --evidence`` (PyTorch's answers from its record)."""
+    return tuple(default_sources())
 
 
 @cache

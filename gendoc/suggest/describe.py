@@ -43,7 +43,7 @@ def _rows(changes: Iterable[Change]) -> dict[str, list[str]]:
             assert s.suggested is not None
             row = (
                 f"| {_param(s)} | {s.current.value} | {s.suggested.value} | {s.strength.value} "
-                f"| {_cell('; '.join(s.support))} | {where} |"
+                f"| {_cell('; '.join(map(str, s.support)))} | {where} |"
             )
             rows.setdefault(_schema(s), []).append(row)
     return rows

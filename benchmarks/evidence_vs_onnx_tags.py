@@ -1,0 +1,180 @@
+"""How often the evidence agrees with onnx's own reviewed tags, asked with the tags hidden.
+
+The oracle is onnx itself: every parameter an onnx release tags differentiable
+or non-differentiable, in every version of every operator of every domain
+that has tags. Nobody here wrote those tags, and no source sees them: each
+source of ``gendoc audit --evidence`` (PyTorch, from its record or live;
+onnxruntime's gradient registry; unless ``--no-numeric``, the finite
+differences, run on the same tag-less model) is asked about the schema with
+every tag removed (:func:`gendoc.evidence.outcome.untagged`). The script
+checks that too: it asks every source again with the tags in place and stops
+if any answer differs.
+
+Printed: per source and for the combined verdict (the rule registry of
+:mod:`gendoc.evidence.verdict` over all sources, as for an undefined
+parameter), how many tags it agrees with, disagrees with, or gives no verdict
+for; then every disagreement of the combined verdict, for review: each is an
+error in onnx's tags or in the evidence.
+
+    python benchmarks/evidence_vs_onnx_tags.py [--no-numeric] [--jobs 2] [--max-seconds S]
+        [--per-source]
+
+The finite differences take most of the time (about 4 minutes with two
+workers on a busy 2-core machine, the last line says how long);
+``--no-numeric`` takes seconds, ``--max-seconds`` bounds the numeric run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from gendoc.audit import AuditOptions, audit_reference
+from gendoc.collect import collect
+from gendoc.evidence.numeric import NumericEvidence
+from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, labelled, untagged
+from gendoc.evidence.sources import default_sources
+from gendoc.evidence.verdict import TAG_OF, Strength, combine
+from gendoc.model import Differentiability, Reference, Schema
+
+UNDEFINED = Differentiability.UNDEFINED
+COMBINED = "combined"
+OUTCOMES = ("agree", "disagree", "no verdict")
+
+
+def numeric_source(
+    reference: Reference, jobs: int, max_seconds: float | None = None
+) -> NumericEvidence:
+    """The finite differences of ``gendoc audit --numeric`` over the tag-less model."""
+    options = AuditOptions(numeric=True, jobs=jobs, max_seconds=max_seconds)
+    report = audit_reference(reference, options)
+    assert report.numeric is not None
+    return NumericEvidence(report.numeric.to_dict()["operators"])
+
+
+def _outcome(tag: Differentiability, said: Differentiability | None) -> str:
+    if said is None:
+        return "no verdict"
+    return "agree" if said is tag else "disagree"
+
+
+def ask(source: EvidenceSource, tagged: Schema, bare: Schema) -> SourceEvidence:
+    """The source's answer on the tag-less schema, after checking it ignores the tags."""
+    answer = source.evaluate(bare)
+    if source.evaluate(tagged) != answer:
+        raise SystemExit(f"{source.name} answers differently when it sees the tags of {tagged}")
+    return answer
+
+
+def score(
+    schemas: Sequence[Schema], sources: Sequence[EvidenceSource]
+) -> tuple[dict[str, Counter[str]], list[str], list[str]]:
+    """Counts per source (and combined) of agree/disagree/no verdict; the disagreements of the
+    combined verdict and those of each source, as lines to print."""
+    counts: dict[str, Counter[str]] = {s.name: Counter() for s in sources}
+    counts[COMBINED] = Counter()
+    strengths: Counter[str] = Counter()
+    disagreements: list[str] = []
+    by_source: list[str] = []
+    for tagged in schemas:
+        tags = {f"{kind} {p.name}": p.differentiability for kind, p in labelled(tagged)}
+        if all(tag is UNDEFINED for tag in tags.values()):
+            continue
+        bare = untagged(tagged)
+        evidence = [ask(source, tagged, bare) for source in sources]
+        where = f"{tagged.domain or 'ai.onnx'} {tagged.name}-{tagged.since_version}"
+        for e in evidence:
+            for p in e.parameters:
+                tag = tags[p.label]
+                if tag is UNDEFINED:
+                    continue
+                outcome = _outcome(tag, TAG_OF.get(p.verdict))
+                counts[e.source][outcome] += 1
+                if outcome == "disagree":
+                    by_source.append(
+                        f"  {e.source} {where} {p.label}: onnx {tag.value}; "
+                        f"{p.verdict.value} [{p.basis.value}] ({p.detail})"
+                    )
+        for s in combine(bare, evidence):
+            tag = tags[s.parameter]
+            if tag is UNDEFINED:
+                continue
+            outcome = _outcome(tag, s.suggested)
+            counts[COMBINED][outcome] += 1
+            if s.suggested is not None:
+                strengths[f"{s.strength.value} {outcome}"] += 1
+            if outcome == "disagree":
+                disagreements.append(
+                    f"  {where} {s.parameter}: onnx {tag.value}; evidence {s.describe()}"
+                )
+    counts["combined, strong"] = Counter(
+        {o: strengths[f"{Strength.STRONG.value} {o}"] for o in OUTCOMES[:2]}
+    )
+    counts["combined, weak"] = Counter(
+        {o: strengths[f"{Strength.WEAK.value} {o}"] for o in OUTCOMES[:2]}
+    )
+    return counts, disagreements, by_source
+
+
+def _share(part: int, counts: Counter[str]) -> str:
+    total = sum(counts.values())
+    return f"{part} ({part / total:.1%})" if total else "0"
+
+
+def print_counts(counts: dict[str, Counter[str]]) -> None:
+    print(f"{'':20} {'agree':>16} {'disagree':>16} {'no verdict':>16}")
+    for name, found in counts.items():
+        cells = [_share(found[o], found) for o in OUTCOMES]
+        if name.startswith("combined, "):
+            cells[2] = "-"
+        print(f"{name:20} {cells[0]:>16} {cells[1]:>16} {cells[2]:>16}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--no-numeric", action="store_true", help="leave out finite differences")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes of the numeric run")
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        help="time budget of the numeric run (the figures then depend on the machine)",
+    )
+    parser.add_argument("--per-source", action="store_true", help="list each source's misses")
+    args = parser.parse_args()
+
+    began = time.perf_counter()
+    reference = collect(with_examples=False)
+    bare = replace(reference, schemas=tuple(untagged(s) for s in reference.schemas))
+    sources: list[EvidenceSource] = default_sources()
+    if not args.no_numeric:
+        sources.append(numeric_source(bare, args.jobs, args.max_seconds))
+    tagged = [
+        s
+        for s in reference.schemas
+        if any(p.differentiability is not UNDEFINED for p in s.parameters)
+    ]
+    parameters = sum(
+        1 for s in tagged for _, p in labelled(s) if p.differentiability is not UNDEFINED
+    )
+    domains = sorted({s.domain or "ai.onnx" for s in tagged})
+    print(
+        f"onnx {reference.onnx_version}: {parameters} tagged parameters in {len(tagged)} "
+        f"operator versions ({', '.join(domains)})"
+    )
+    counts, disagreements, by_source = score(tagged, sources)
+    print(f"tags hidden: every source answered {len(tagged)} operator versions alike without them")
+    print("sources: " + "; ".join(f"{s.name}: {s.status}" for s in sources))
+    print_counts(counts)
+    print(f"disagreements of the combined verdict with onnx's tag ({len(disagreements)}):")
+    print("\n".join(disagreements))
+    if args.per_source:
+        print(f"disagreements of each source with onnx's tag ({len(by_source)}):")
+        print("\n".join(by_source))
+    print(f"time: {time.perf_counter() - began:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""Regression fixtures of the evidence: tests/evidence_oracle.csv, and sources blind to tags.
+
+``tests/evidence_oracle.csv`` is a hand-written table (each row cites its
+reason). It is not an accuracy figure (``benchmarks/evidence_vs_onnx_tags.py``
+scores against onnx's own tags); it pins what PyTorch and onnxruntime's
+registry say together about parameters whose verdict a reviewer checked.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+from pathlib import Path
+
+from gendoc.audit import AuditOptions, audit_reference
+from gendoc.evidence.numeric import NumericEvidence
+from gendoc.evidence.outcome import untagged
+from gendoc.evidence.sources import default_sources
+from gendoc.evidence.torch_ops import TORCH_OPS, Value
+from gendoc.evidence.verdict import combine
+from gendoc.model import Differentiability, Reference
+
+ORACLE = Path(__file__).with_name("evidence_oracle.csv")
+
+
+def _python_scalar(op: str, parameter: str) -> bool:
+    """Whether the torch mapping passes this input as a Python value (no vote, by design)."""
+    kind, name = parameter.split(" ", 1)
+    spec = TORCH_OPS.get(op)
+    return kind == "input" and spec is not None and isinstance(spec.inputs.get(name), Value)
+
+
+def test_the_fixture_table_still_holds_without_the_tags(reference: Reference) -> None:
+    sources = default_sources()
+    with ORACLE.open(newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) > 200
+    schemas = {(s.name, s.since_version): s for s in reference.schemas if not s.domain}
+    differ = []
+    for row in rows:
+        schema = schemas.get((row["operator"], int(row["version"])))
+        if schema is None:  # a version newer than the installed onnx
+            continue
+        bare = untagged(schema)
+        (found,) = [
+            s
+            for s in combine(bare, [source.evaluate(bare) for source in sources])
+            if s.parameter == row["parameter"]
+        ]
+        if found.suggested is not Differentiability(row["expected"]):
+            differ.append((row["operator"], row["parameter"], found.describe()))
+    # The only rows without the table's tag are Python scalars of the torch mapping (a shape,
+    # an axis), which are "not measured" and give no vote: no evidence, not a wrong tag.
+    assert all(_python_scalar(op, p) and d == "no evidence" for op, p, d in differ), differ
+
+
+def test_no_source_reads_the_tags(reference: Reference) -> None:
+    """Every source, the finite differences included, answers the same for the schema with
+    its tags and with the tags removed (what the benchmark against onnx's tags relies on)."""
+    ops = ["BatchNormalization", "Clip", "OneHot"]
+    scope = reference.scope((), ops)
+    bare = dataclasses.replace(scope, schemas=tuple(untagged(s) for s in scope.schemas))
+    numeric = {}
+    for name, model in (("tagged", scope), ("bare", bare)):
+        report = audit_reference(model, AuditOptions(numeric=True, jobs=1))
+        numeric[name] = report.numeric.to_dict()["operators"]
+    assert numeric["tagged"] == numeric["bare"]
+    sources = [*default_sources(), NumericEvidence(numeric["bare"])]
+    for schema in scope.schemas:
+        assert untagged(schema) != schema or not any(
+            p.differentiability is not Differentiability.UNDEFINED for p in schema.parameters
+        )
+        for source in sources:
+            assert source.evaluate(schema) == source.evaluate(untagged(schema)), (
+                source.name,
+                schema.versioned_name,
+            )
+
+
+def test_no_verdict_asks_to_change_a_tag_onnx_set(reference: Reference) -> None:
+    """Over every installed schema: a strong or weak verdict (what ``gendoc suggest`` may
+    apply) either fills an undefined tag or repeats the tag onnx set; contradictions are
+    disputed."""
+    sources = default_sources()
+    disputed = 0
+    for schema in reference.schemas:
+        for s in combine(schema, [source.evaluate(schema) for source in sources]):
+            if s.strength.value in ("strong", "weak"):
+                assert s.current in (Differentiability.UNDEFINED, s.suggested), s
+            disputed += s.is_problem
+    assert disputed  # Clip-13's bounds at least: torch differentiates them
