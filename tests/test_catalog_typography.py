@@ -57,7 +57,7 @@ CODE_LINE = ("//", "#", "/*", "|", ">")
 def line_breaks(text: str) -> list[str]:
     """Line breaks inside Chinese prose: both lines hold Chinese and the break sits between
     Chinese (or full-width punctuation) and a Chinese or Latin character, either way round.
-    A list item, a table row, a quote and a code comment line keep their own lines."""
+    A list item, a table row, a quote and a line of commented code keep their own lines."""
     lines = text.split("\n")
     found = []
     for before, after in itertools.pairwise(lines):
@@ -66,6 +66,8 @@ def line_breaks(text: str) -> list[str]:
             continue
         if re.match(LIST_ITEM, b) or a.lstrip().startswith(CODE_LINE) or b.startswith(CODE_LINE):
             continue
+        if any(comment in line for comment in ("//", "/*") for line in (a, b)):
+            continue  # pseudo-code whose comments are translated
         end, start = a[-1:], b[:1]
         chinese = f"{HAN}|[{FULL_WIDTH}]"
         if (re.match(chinese, end) and re.match(f"{HAN}|{LATIN}", start)) or (
@@ -158,6 +160,7 @@ def test_each_rule_catches_what_it_names(text: str, rule: str) -> None:
         "| 形状 | 说明 |\n| (P, Q) | ( )  （标量）   |",
         "```\n// 注释\nx = 1.\n```",
         "  // 计算新值。\n  X_new = X - G;\n  // 再计算。",
+        "  int a = b; // 读取外层的值\n  b = a - b; // 写入 b",
         "若干个维度。",
         "Any English text, wrapped\nas it is.",
     ],
