@@ -43,6 +43,7 @@ RULES = {
     ),
     "ASCII punctuation next to Chinese": re.compile(f"{HAN}[,;:?!]|[,;:?!][ \t]*{HAN}"),
     "ASCII parentheses around Chinese": re.compile(f"\\([^()\n]*{HAN}[^()\n]*\\)"),
+    "ASCII parentheses around a URL in Chinese": re.compile(f"(?:{HAN}|[{FULL_WIDTH}])\\(\x01\\)"),
     "ASCII full stop before Chinese": re.compile(
         f"(?<![.\\d])\\.[ \t]*\n?[ \t]*(?!{LIST_ITEM}){HAN}"
     ),
@@ -138,6 +139,7 @@ def test_every_chinese_message_follows_the_typography_rules(path: Path) -> None:
         ("如果为 `true` ，则返回", "space next to full-width punctuation"),
         ("输入张量, 其形状", "ASCII punctuation next to Chinese"),
         ("见 (上文的说明)", "ASCII parentheses around Chinese"),
+        ("使用显式填充时(https://pytorch.org/x)：", "ASCII parentheses around a URL in Chinese"),
         ("这\n意味着", "line break inside a Chinese paragraph"),
         ("形状为\n`[N, C]` 的张量", "line break inside a Chinese paragraph"),
         ("见论文 https://arxiv.org/abs/1502.03167. 根据", "ASCII full stop before Chinese"),
