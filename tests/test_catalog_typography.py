@@ -35,6 +35,7 @@ CODE = [
 ]
 HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*\s*/?>")
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
+LIST_MARKER = re.compile(r"^([ \t]*)\d+[.)](?=[ \t])", re.M)
 
 RULES = {
     "no space between Chinese and Latin": re.compile(f"{HAN}{LATIN}|{LATIN}{HAN}"),
@@ -44,9 +45,7 @@ RULES = {
     "ASCII punctuation next to Chinese": re.compile(f"{HAN}[,;:?!]|[,;:?!][ \t]*{HAN}"),
     "ASCII parentheses around Chinese": re.compile(f"\\([^()\n]*{HAN}[^()\n]*\\)"),
     "ASCII parentheses around a URL in Chinese": re.compile(f"(?:{HAN}|[{FULL_WIDTH}])\\(\x01\\)"),
-    "ASCII full stop before Chinese": re.compile(
-        f"(?<![.\\d])\\.[ \t]*\n?[ \t]*(?!{LIST_ITEM}){HAN}"
-    ),
+    "ASCII full stop before Chinese": re.compile(f"(?<!\\.)\\.[ \t]*\n?[ \t]*(?!{LIST_ITEM}){HAN}"),
     "ASCII full stop ending a sentence": re.compile(r"(?<![.\s])\.[ \t]*$", re.M),
     "bare URL followed by Chinese": re.compile(f"(?<![<(]){URL}(?=[^\\x00-\\x7f])"),
 }
@@ -85,6 +84,7 @@ def masked(text: str) -> str:
     for pattern in CODE:
         text = pattern.sub("\x01", text)
     text = HTML_TAG.sub("\x00", text)
+    text = LIST_MARKER.sub(r"\1-", text)
     return PLACEHOLDER.sub("\x00", text)
 
 
@@ -143,6 +143,7 @@ def test_every_chinese_message_follows_the_typography_rules(path: Path) -> None:
         ("这\n意味着", "line break inside a Chinese paragraph"),
         ("形状为\n`[N, C]` 的张量", "line break inside a Chinese paragraph"),
         ("见论文 https://arxiv.org/abs/1502.03167. 根据", "ASCII full stop before Chinese"),
+        ("且 W.shape[0] mod G == 0. 换言之", "ASCII full stop before Chinese"),
         ("其描述见 `x = 1`.", "ASCII full stop ending a sentence"),
         ("见 https://arxiv.org/abs/1502.03167。", "bare URL followed by Chinese"),
         ("负值表示从末尾开始计数维度。", "'从末尾开始计数维度' where the glossary uses"),
