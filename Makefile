@@ -77,6 +77,7 @@ bench: setup
 	$(BIN)/python benchmarks/build_speed.py
 	$(BIN)/python benchmarks/site_build.py
 	$(BIN)/python benchmarks/audit_numeric.py
+	$(BIN)/python benchmarks/translation_coverage.py
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache
