@@ -38,7 +38,7 @@ PLACEHOLDER = re.compile(r"%\(\w+\)s")
 LIST_MARKER = re.compile(r"^([ \t]*)\d+[.)](?=[ \t])", re.M)
 
 RULES = {
-    "no space between Chinese and Latin": re.compile(f"{HAN}{LATIN}|{LATIN}{HAN}"),
+    "no space between Chinese and Latin": re.compile(f"{HAN}-?{LATIN}|{LATIN}{HAN}"),
     "space next to full-width punctuation": re.compile(
         f"^(?!\\s*\\|).*?(?:\\S[ \t]+[{FULL_WIDTH}]|[{FULL_WIDTH}][ \t]+\\S)", re.M
     ),
@@ -136,6 +136,7 @@ def test_every_chinese_message_follows_the_typography_rules(path: Path) -> None:
     [
         ("沿轴`axis`计算", "no space between Chinese and Latin"),
         ("共有3个输入", "no space between Chinese and Latin"),
+        ("默认值-2 表示倒数第二个维度", "no space between Chinese and Latin"),
         ("如果为 `true` ，则返回", "space next to full-width punctuation"),
         ("输入张量, 其形状", "ASCII punctuation next to Chinese"),
         ("见 (上文的说明)", "ASCII parentheses around Chinese"),
