@@ -17,7 +17,6 @@ from gendoc.audit.cases import NumericCase, backend_cases, is_onnx_domain, modul
 from gendoc.audit.findings import Finding
 from gendoc.audit.judge import numeric_findings
 from gendoc.audit.lints import lint_reference
-from gendoc.audit.messages import Message, say
 from gendoc.audit.report import AuditReport
 from gendoc.audit.results import DEFAULT_SETTINGS, ProbeSettings
 from gendoc.audit.run import run_numeric
@@ -107,10 +106,10 @@ def audit_reference(
             deadline=deadline,
             progress=progress,
         )
-    sources: tuple[tuple[str, Message], ...] = ()
+    sources: tuple[tuple[str, str], ...] = ()
     if options.evidence:
         weighed = audit_sources(result)
-        sources = tuple((s.name, say(s.status_template, **s.status_args)) for s in weighed)
+        sources = tuple((source.name, source.status) for source in weighed)
         findings = [*findings, *evidence_findings(scope, weighed)]
     elif result is not None:
         findings = [*findings, *numeric_findings(scope, result)]

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gendoc.audit.findings import RULES, Finding, Severity
-from gendoc.audit.messages import Message
 from gendoc.audit.results import EVIDENCE_NOTE, NumericResult
 from gendoc.render import render_report
 
@@ -45,7 +44,7 @@ class AuditReport:
     operator_count: int
     findings: list[Finding] = field(default_factory=list)
     numeric: NumericResult | None = None
-    sources: tuple[tuple[str, Message], ...] = ()
+    sources: tuple[tuple[str, str], ...] = ()
     """With the evidence verdict: each source's name and status line, in the order weighed."""
 
     def counts(self) -> dict[Severity, int]:
@@ -89,7 +88,7 @@ class AuditReport:
             ],
             "findings": [f.to_dict() for f in self.findings],
             "numeric": self.numeric.to_dict() if self.numeric else None,
-            "sources": [{"source": name, "status": status.text} for name, status in self.sources],
+            "sources": [{"source": name, "status": status} for name, status in self.sources],
         }
 
 

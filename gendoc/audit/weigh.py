@@ -35,7 +35,7 @@ from gendoc.i18n import Term
 from gendoc.model import Differentiability, Reference, Schema
 
 UNDEFINED = Differentiability.UNDEFINED
-NUMERIC_NOT_REQUESTED = N_("finite differences were not requested (--numeric)")
+NUMERIC_NOT_REQUESTED = "finite differences were not requested (--numeric)"
 
 
 def audit_sources(numeric: NumericResult | None) -> list[EvidenceSource]:

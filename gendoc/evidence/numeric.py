@@ -17,7 +17,6 @@ from typing import Any
 
 from gendoc.evidence.outcome import ParameterEvidence, SourceEvidence, Verdict, labelled
 from gendoc.evidence.verdict import NUMERIC
-from gendoc.i18n import N_
 from gendoc.model import Schema
 
 
@@ -36,9 +35,7 @@ class NumericEvidence:
 
     def __init__(self, operators: Iterable[Mapping[str, Any]]) -> None:
         self.by_version = {(o["domain"], o["op"], o["version"]): o for o in operators}
-        self.status_template = N_("finite differences of {count} evaluated operator versions")
-        self.status_args: dict[str, str | int] = {"count": len(self.by_version)}
-        self.status = self.status_template.format(**self.status_args)
+        self.status = f"finite differences of {len(self.by_version)} evaluated operator versions"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         found = self.by_version.get((schema.domain, schema.name, schema.since_version))

@@ -30,7 +30,6 @@ from gendoc.evidence.outcome import (
     labelled,
     unavailable,
 )
-from gendoc.i18n import N_
 from gendoc.model import Option, Schema
 
 NAME = "onnxruntime"
@@ -66,9 +65,7 @@ class OrtRegistrySource:
         self.data = data if data is not None else load_registry()
         release = self.data["onnxruntime"]
         self.provenance = f"onnxruntime {release['version']} (commit {release['commit'][:12]})"
-        self.status_template = N_("gradient registry of {provenance}")
-        self.status_args: dict[str, str | int] = {"provenance": self.provenance}
-        self.status = self.status_template.format(**self.status_args)
+        self.status = f"gradient registry of {self.provenance}"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         if schema.domain:

@@ -88,10 +88,6 @@ class EvidenceSource(Protocol):
     name: str
     status: str
     """One line on what this source is (its version) or why it cannot answer."""
-    status_template: str
-    """``status`` as an ``N_``-marked template (its message id) ..."""
-    status_args: dict[str, str | int]
-    """... and the values of its placeholders, so that a translated report can say it too."""
 
     def evaluate(self, schema: Schema) -> SourceEvidence: ...
 

@@ -11,10 +11,9 @@ import importlib.util
 
 from gendoc.evidence.ort_registry import OrtRegistrySource
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, unavailable
-from gendoc.i18n import N_, Term
 from gendoc.model import Schema
 
-TORCH_MISSING = N_("torch is not installed")
+TORCH_MISSING = "torch is not installed"
 
 
 class MissingSource:
@@ -23,9 +22,7 @@ class MissingSource:
     def __init__(self, name: str, reason: str) -> None:
         self.name = name
         self.reason = reason
-        self.status_template = N_("unavailable: {reason}")
-        self.status_args: dict[str, str | int] = {"reason": Term(reason)}
-        self.status = self.status_template.format(**self.status_args)
+        self.status = f"unavailable: {reason}"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         return unavailable(self.name, schema, self.reason)

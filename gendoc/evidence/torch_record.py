@@ -38,7 +38,6 @@ from gendoc.evidence.outcome import (
 )
 from gendoc.evidence.sources import torch_source
 from gendoc.evidence.torch_ops import TORCH_OPS
-from gendoc.i18n import N_
 from gendoc.model import Schema
 
 DATA_FILE = "torch_verdicts.json"
@@ -106,9 +105,7 @@ class RecordedTorchSource:
 
     def __init__(self, verdicts: dict[str, dict[str, Any]] | None = None) -> None:
         self.verdicts = load_record()["verdicts"] if verdicts is None else verdicts
-        self.status_template = N_("recorded verdicts of {count} operator versions")
-        self.status_args: dict[str, str | int] = {"count": len(self.verdicts)}
-        self.status = self.status_template.format(**self.status_args)
+        self.status = f"recorded verdicts of {len(self.verdicts)} operator versions"
         self._live: EvidenceSource | None = None
 
     def evaluate(self, schema: Schema) -> SourceEvidence:

@@ -42,7 +42,6 @@ from gendoc.evidence.torch_ops import (
     TorchOp,
     Value,
 )
-from gendoc.i18n import N_
 from gendoc.model import Option, Schema
 
 NAME = "pytorch"
@@ -126,12 +125,7 @@ class TorchSource:
 
     def __init__(self, ops: dict[str, TorchOp] | None = None) -> None:
         self.ops = TORCH_OPS if ops is None else ops
-        self.status_template = N_("torch {version}, {count} operators mapped")
-        self.status_args: dict[str, str | int] = {
-            "version": str(torch.__version__),
-            "count": len(self.ops),
-        }
-        self.status = self.status_template.format(**self.status_args)
+        self.status = f"torch {torch.__version__}, {len(self.ops)} operators mapped"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         spec = self.ops.get(schema.name) if not schema.domain else None
