@@ -1,9 +1,15 @@
-"""How much of the newest schema text the shipped catalogs translate, per domain.
+"""How much of onnx's schema text the shipped catalogs show translated.
 
-The figure behind "the Chinese reference": for every domain, the distinct
+The figures behind "the Chinese reference". First, per domain, the distinct
 paragraphs of the newest version of every operator, counted as translated,
-fuzzy (onnx changed the English since) or missing. Run it after
-``make catalogs``: ``python benchmarks/translation_coverage.py [LANG]``.
+fuzzy (onnx changed the English since) or missing. Then the same over every
+version of every operator, as a reader of the changelog and of the older
+versions meets them: the share of distinct paragraphs shown translated, and
+the share weighted by how often each paragraph occurs (a boilerplate sentence
+that 40 versions repeat counts 40 times). A paragraph counts as shown
+translated exactly when the page shows it so (``SchemaText``, fuzzy and empty
+entries left out). Run it after ``make catalogs``:
+``python benchmarks/translation_coverage.py [LANG]``.
 """
 
 from __future__ import annotations
@@ -13,12 +19,12 @@ import sys
 from gendoc.collect import collect
 from gendoc.model import domain_label
 from gendoc.resources import templates_root
-from gendoc.schema_catalog import coverage
+from gendoc.schema_catalog import catalog_entries, coverage, schema_text
 
 
-def main(lang: str = "zh") -> int:
-    reference = collect(with_examples=False)
+def _newest(reference, lang: str) -> None:
     total = [0, 0, 0]
+    print("Newest version of every operator")
     print(f"{'domain':<28} {'translated':>10} {'fuzzy':>6} {'missing':>8} {'share':>7}")
     for domain in reference.domains:
         c = coverage(reference, domain, lang, templates_root())
@@ -28,6 +34,38 @@ def main(lang: str = "zh") -> int:
         total = [total[0] + c.translated, total[1] + c.fuzzy, total[2] + c.missing]
     share = 100 * total[0] / sum(total) if sum(total) else 100.0
     print(f"{'all domains':<28} {total[0]:>10} {total[1]:>6} {total[2]:>8} {share:>6.1f}%")
+
+
+def _all_versions(reference, lang: str) -> None:
+    shown = schema_text(lang)
+    print("\nEvery version of every operator")
+    print(f"{'domain':<28} {'distinct':>16} {'share':>7} {'occurrences':>16} {'share':>7}")
+    sums = [0, 0, 0, 0]
+    for domain in reference.domains:
+        schemas = [s for op in reference.operators(domain) for s in op.versions]
+        counts = [0, 0, 0, 0]  # distinct translated, distinct, occurrences translated, all
+        for paragraph, occurrences in catalog_entries(schemas).items():
+            translated = shown.translates(paragraph)
+            counts[0] += translated
+            counts[1] += 1
+            counts[2] += len(occurrences) if translated else 0
+            counts[3] += len(occurrences)
+        _row(domain_label(domain), counts)
+        sums = [a + b for a, b in zip(sums, counts, strict=True)]
+    _row("all domains", sums)
+
+
+def _row(label: str, counts: list[int]) -> None:
+    distinct = 100 * counts[0] / counts[1] if counts[1] else 100.0
+    weighted = 100 * counts[2] / counts[3] if counts[3] else 100.0
+    pair1, pair2 = f"{counts[0]}/{counts[1]}", f"{counts[2]}/{counts[3]}"
+    print(f"{label:<28} {pair1:>16} {distinct:>6.1f}% {pair2:>16} {weighted:>6.1f}%")
+
+
+def main(lang: str = "zh") -> int:
+    reference = collect(with_examples=False)
+    _newest(reference, lang)
+    _all_versions(reference, lang)
     return 0
 
 

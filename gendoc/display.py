@@ -54,6 +54,20 @@ SEVERITY_COUNTS = {
     "info": NP_("%(num)s info", "%(num)s info"),
 }
 _OPTIONAL, _VARIADIC, _HETEROGENEOUS = N_("optional"), N_("variadic"), N_("heterogeneous")
+# The list attribute types, as "list of %(type)s" names them: a language may name a list by its
+# element type instead (Chinese: "int 列表", not "ints 列表").
+_LIST_TYPES = {
+    name: name
+    for name in (
+        N_("floats"),
+        N_("ints"),
+        N_("strings"),
+        N_("tensors"),
+        N_("graphs"),
+        N_("sparse_tensors"),
+        N_("type_protos"),
+    )
+}
 _MARKERS = (
     ("experimental", N_("experimental")),
     ("deprecated", N_("deprecated")),
@@ -227,7 +241,8 @@ class Display:
 
     def attr_type(self, attr: Attribute) -> str:
         if attr.type.endswith("s"):
-            return self.gettext("list of %(type)s") % {"type": attr.type}
+            name = self.gettext(attr.type) if attr.type in _LIST_TYPES else attr.type
+            return self.gettext("list of %(type)s") % {"type": name}
         return attr.type
 
     def attr_signature(self, attr: Attribute) -> str:

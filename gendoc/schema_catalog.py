@@ -179,6 +179,10 @@ class SchemaText:
     def __init__(self, translated: dict[str, str]) -> None:
         self._translated = translated
 
+    def translates(self, paragraph: str) -> bool:
+        """Whether one paragraph (as ``paragraphs`` splits it) is shown translated."""
+        return not is_translatable(paragraph) or paragraph in self._translated
+
     def paragraphs(self, text: str) -> list[tuple[str, bool]]:
         """Each paragraph of ``text`` as shown, with whether it is shown translated.
 

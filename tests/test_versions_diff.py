@@ -11,8 +11,16 @@ from onnx import defs
 from gendoc.display import Display
 from gendoc.i18n import ENGLISH
 from gendoc.model import Reference
+from gendoc.schema_catalog import SchemaText, paragraphs
 from gendoc.site.onnx_links import onnx_ref, release_url, source_url
-from gendoc.site.versions_diff import _WORD, WORD_MATCH, _Matcher, operator_diffs, word_diff
+from gendoc.site.versions_diff import (
+    _WORD,
+    WORD_MATCH,
+    _Matcher,
+    operator_diffs,
+    version_lines,
+    word_diff,
+)
 
 
 def changed(runs: tuple[tuple[str, bool], ...]) -> list[str]:
@@ -129,6 +137,24 @@ def test_types_appended_to_reshape_are_marked_words(reference: Reference) -> Non
     marked = " ".join(changed(added.words))
     assert all(name in marked for name in appended), (marked, appended)
     assert "tensor(float)" not in marked, "types both versions allow are not marked"
+
+
+def test_a_translated_diff_compares_what_the_translated_page_shows(reference: Reference) -> None:
+    """Translated paragraphs replace their English; the others stay English, marked."""
+    reshape = reference.operator("", "Reshape")
+    assert reshape is not None
+    new = reshape.latest
+    first, second, *_ = paragraphs(new.doc)
+    display = Display(ENGLISH, lang="zh", schema=SchemaText({first: "第一段的译文。"}))
+    new_lines = [line.text for line in version_lines(new, display)]
+    assert new_lines[:2] == ["第一段的译文。", ""]
+    assert "[English] " + second.split("\n")[0] in new_lines
+    english = [line.text for line in version_lines(new, Display(ENGLISH))]
+    assert english[0] == first.split("\n")[0] and not any("[English]" in t for t in english)
+    diffs = operator_diffs(reshape.versions, display)
+    shown = [line.text for d in (*diffs.neighbours.values(), *diffs.distant) for line in d.lines]
+    assert "第一段的译文。" in shown
+    assert first.split("\n")[0] not in shown, "no unmarked English of a translated paragraph"
 
 
 def test_links_point_at_the_release_tag_or_main() -> None:

@@ -31,13 +31,14 @@ from mkdocs.utils import get_relative_url
 
 from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
+from gendoc.i18n import translations
 from gendoc.model import Operator, Reference
 from gendoc.resources import templates_root
 from gendoc.site import coverage, evidence_pages
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.paths import PagePaths
-from gendoc.site.rendered import Headings, Rendered
+from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
 from gendoc.stats import Tally, tally_schemas
 
@@ -181,7 +182,8 @@ class SiteContent:
             spec = self.pages[path]
             template = self.env(lang).get_template(spec.template)
             if spec.template.endswith(".html.j2"):
-                headings = Headings()
+                title = translations(lang, self.templates).gettext(PERMALINK_TITLE)
+                headings = Headings(title)
                 text = template.render(self._context(spec, lang, headings))
                 self._rendered[key] = headings.finish(text)
             else:

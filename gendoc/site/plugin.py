@@ -55,6 +55,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from gendoc import schema_html
 from gendoc.errors import GendocError
+from gendoc.i18n import LANGUAGES, translations
 from gendoc.resources import templates_root
 from gendoc.site.build_cache import (
     Store,
@@ -75,7 +76,7 @@ from gendoc.site.pages import (
     OPERATORS_INDEX,
     SiteContent,
 )
-from gendoc.site.rendered import Rendered, serve_html
+from gendoc.site.rendered import PERMALINK_TITLE, Rendered, serve_html
 from gendoc.site.search_index import index_site
 from gendoc.site.theme import THEME_BYTECODE
 
@@ -150,7 +151,14 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         # per page, which hides the item it resets for each language: the next language's
         # 404 page would link the last page of the previous one.
         vars(config.extra).pop("alternate", None)
-        self.store = site_store(self.cache, config.theme["language"])
+        lang = config.theme["language"]
+        # The headings' permanent links of the Markdown pages carry a tooltip in the page's
+        # language, as those of the pages written as HTML do (gendoc.site.rendered).
+        toc = config.mdx_configs.setdefault("toc", {})
+        if lang in LANGUAGES:
+            labels = translations(lang, self.content.templates)
+            toc["permalink_title"] = labels.gettext(PERMALINK_TITLE)
+        self.store = site_store(self.cache, lang)
         self.store.begin()
         self.stores.append(self.store)
         self.builds_open += 1

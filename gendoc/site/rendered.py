@@ -29,6 +29,11 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from gendoc.i18n import N_
+
+PERMALINK_TITLE = N_("Permanent link")
+"""The tooltip of a heading's permanent link (the ``toc`` extension's default title)."""
+
 TocToken = dict[str, Any]
 # Every id on an HTML page, for mkdocs to check the anchors other pages link to. The page's
 # HTML comes from gendoc's templates with every attribute value escaped, so an id's value
@@ -55,8 +60,9 @@ class Headings:
     page is written, so such an id is a placeholder until :meth:`finish`.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, permalink_title: str = PERMALINK_TITLE) -> None:
         self._items: list[tuple[int, str | None, str]] = []
+        self._permalink_title = permalink_title
 
     def heading(self, level: int, inner: Markup, id: str | None = None) -> Markup:
         """``<hN>`` with its id and permanent link; ``inner`` is the heading's HTML."""
@@ -65,9 +71,8 @@ class Headings:
         self._items.append((level, id, str(inner)))
         anchor = id if id is not None else f"\x00{len(self._items) - 1}\x00"
         return Markup(
-            '<h{0} id="{1}">{2}<a class="headerlink" href="#{1}" title="Permanent link">'
-            "&para;</a></h{0}>"
-        ).format(level, anchor, inner)
+            '<h{0} id="{1}">{2}<a class="headerlink" href="#{1}" title="{3}">&para;</a></h{0}>'
+        ).format(level, anchor, inner, self._permalink_title)
 
     def finish(self, text: str) -> Rendered:
         """The page with every heading id final, and its table of contents."""

@@ -2,10 +2,13 @@
 
 Each version is flattened into plain text lines: the doc, then one line per
 attribute, input, output and type constraint, each followed by its
-description. The lines of two versions are compared with ``difflib`` and
-shown as a unified diff with a few lines of context. A parameter whose
-differentiability tag differs between the versions is a *tag change*: its
-lines are flagged so that the page can make them stand out, and the change
+description. In a translated page the doc and descriptions are the translated
+paragraphs, as the page shows them; a paragraph with no current translation
+stays English, opened by a marker, so the diff never compares English under
+labels of another language without saying so. The lines of two versions are
+compared with ``difflib`` and shown as a unified diff with a few lines of
+context. A parameter whose differentiability tag differs between the versions
+is a *tag change*: its lines are flagged so that the page can make them stand out, and the change
 is also listed on its own above the diff.
 
 A changed line is often one long line with a small change (a type appended to
@@ -29,8 +32,10 @@ from functools import lru_cache
 from itertools import chain, combinations
 
 from gendoc.display import Display
+from gendoc.i18n import N_
 from gendoc.model import Schema
 from gendoc.pairing import TagChange, tag_changes
+from gendoc.schema_catalog import SchemaText
 
 CONTEXT = 3
 WORD_MATCH = 0.5
@@ -82,26 +87,51 @@ def _text_lines(text: str, indent: str) -> tuple[Line, ...]:
     return tuple(Line(f"{indent}{line}".rstrip()) for line in inspect.cleandoc(text).splitlines())
 
 
-def _described(head: Line, description: str) -> list[Line]:
-    return [head, *_text_lines(description, "    ")]
+UNTRANSLATED = N_("[English] ")
+"""Opens a paragraph that a translated diff shows in English (it has no current translation)."""
+
+
+@lru_cache(maxsize=4096)
+def _shown_lines(text: str, indent: str, schema: SchemaText, marker: str) -> tuple[Line, ...]:
+    """``text`` as a page in another language shows it, paragraph by paragraph: translated
+    where a current translation exists, else the English paragraph opened by ``marker``."""
+    lines: list[Line] = []
+    for paragraph, translated in schema.paragraphs(text):
+        if lines:
+            lines.append(Line(""))
+        shown = paragraph if translated else marker + paragraph
+        lines += (Line(f"{indent}{line}".rstrip()) for line in shown.split("\n"))
+    return tuple(lines)
+
+
+def _prose(text: str, indent: str, display: Display) -> tuple[Line, ...]:
+    """A doc or description in ``display``'s language: the diff compares what the page shows."""
+    if display.schema is None:
+        return _text_lines(text, indent)
+    return _shown_lines(text, indent, display.schema, display.gettext(UNTRANSLATED))
+
+
+def _described(head: Line, description: str, display: Display) -> list[Line]:
+    return [head, *_prose(description, "    ", display)]
 
 
 def version_lines(schema: Schema, display: Display) -> list[Line]:
-    """The text of one version, as the diff compares it; labels from ``display``."""
-    lines = list(_text_lines(schema.doc, ""))
+    """The text of one version, as the diff compares it; labels from ``display``, schema text
+    translated where ``display`` translates it (English paragraphs marked)."""
+    lines = list(_prose(schema.doc, "", display))
     for attr in schema.attributes:
         shown = f"{display.part('attribute')} {attr.name}: {display.attr_signature(attr)}"
-        lines += _described(Line(shown), attr.description)
+        lines += _described(Line(shown), attr.description, display)
     for part, params in (("input", schema.inputs), ("output", schema.outputs)):
         for param in params:
             tags = display.param_tags(param)
             head = Line(
                 f"{display.part(part)} {param.name}{tags}: {param.type_str}", (part, param.name)
             )
-            lines += _described(head, param.description)
+            lines += _described(head, param.description, display)
     for tc in schema.type_constraints:
         shown = f"{display.part('type constraint')} {tc.name}: {', '.join(tc.allowed_types)}"
-        lines += _described(Line(shown), tc.description)
+        lines += _described(Line(shown), tc.description, display)
     return lines
 
 

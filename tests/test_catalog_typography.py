@@ -1,0 +1,173 @@
+"""The Chinese catalogs are typeset as Chinese: the rules of ``templates/locale/zh/GLOSSARY.md``.
+
+Every ``msgstr`` of every Chinese catalog (the labels and the schema text) is checked with
+its code spans, formulas, URLs, link targets, HTML tags and fenced code blocks masked out:
+those are kept exactly as in English and follow no Chinese rule. A code span, formula or URL
+counts as a Latin word for the spacing rule.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent.parent
+ZH = ROOT / "templates" / "locale" / "zh"
+CATALOGS = sorted((ZH / "LC_MESSAGES").glob("*.po"))
+
+HAN = "[\u3400-\u4dbf\u4e00-\u9fff]"
+FULL_WIDTH = "，。：；？！、（）“”"
+LATIN = "[A-Za-z0-9\x01]"  # \x01: a masked code span, formula or URL
+LIST_ITEM = r"(?:\d+[.)]|[-*+])[ \t]"
+URL = r"https?://[^\s()<>\[\]\x80-\U0010ffff]*[^\s()<>\[\].,;:\x80-\U0010ffff]"
+FENCED = re.compile(r"^[ \t]*(```|~~~).*?^[ \t]*\1[^\n]*", re.S | re.M)
+LINK_TARGET = re.compile(r"\]\([^)]+\)")
+CODE = [
+    re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)", re.S),
+    re.compile(r"\$\$.+?\$\$", re.S),
+    re.compile(r"(?<!\$)\$[^$\n]+\$(?!\$)"),
+    re.compile(r"<https?://[^>\s]+>"),
+    re.compile(URL),
+]
+HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*\s*/?>")
+PLACEHOLDER = re.compile(r"%\(\w+\)s")
+LIST_MARKER = re.compile(r"^([ \t]*)\d+[.)](?=[ \t])", re.M)
+
+RULES = {
+    "no space between Chinese and Latin": re.compile(f"{HAN}-?{LATIN}|{LATIN}{HAN}"),
+    "space next to full-width punctuation": re.compile(
+        f"^(?!\\s*\\|).*?(?:\\S[ \t]+[{FULL_WIDTH}]|[{FULL_WIDTH}][ \t]+\\S)", re.M
+    ),
+    "ASCII punctuation next to Chinese": re.compile(f"{HAN}[,;:?!]|[,;:?!][ \t]*{HAN}"),
+    "ASCII parentheses around Chinese": re.compile(f"\\([^()\n]*{HAN}[^()\n]*\\)"),
+    "ASCII parentheses around a URL in Chinese": re.compile(f"(?:{HAN}|[{FULL_WIDTH}])\\(\x01\\)"),
+    "ASCII full stop before Chinese": re.compile(f"(?<!\\.)\\.[ \t]*\n?[ \t]*(?!{LIST_ITEM}){HAN}"),
+    "ASCII full stop ending a sentence": re.compile(r"(?<![.\s])\.[ \t]*$", re.M),
+    "bare URL followed by Chinese": re.compile(f"(?<![<(]){URL}(?=[^\\x00-\\x7f])"),
+}
+
+
+CODE_LINE = ("//", "#", "/*", "|", ">")
+
+
+def line_breaks(text: str) -> list[str]:
+    """Line breaks inside Chinese prose: both lines hold Chinese and the break sits between
+    Chinese (or full-width punctuation) and a Chinese or Latin character, either way round.
+    A list item, a table row, a quote and a line of commented code keep their own lines."""
+    lines = text.split("\n")
+    found = []
+    for before, after in itertools.pairwise(lines):
+        a, b = before.rstrip(), after.lstrip()
+        if not (re.search(HAN, a) and re.search(HAN, b)):
+            continue
+        if re.match(LIST_ITEM, b) or a.lstrip().startswith(CODE_LINE) or b.startswith(CODE_LINE):
+            continue
+        if any(comment in line for comment in ("//", "/*") for line in (a, b)):
+            continue  # pseudo-code whose comments are translated
+        end, start = a[-1:], b[:1]
+        chinese = f"{HAN}|[{FULL_WIDTH}]"
+        if (re.match(chinese, end) and re.match(f"{HAN}|{LATIN}", start)) or (
+            re.match(LATIN, end) and re.match(HAN, start)
+        ):
+            found.append(f"{end}\n{start}")
+    return found
+
+
+def masked(text: str) -> str:
+    """``text`` with what English keeps masked: code as ``\\x01``, the rest as ``\\x00``."""
+    text = FENCED.sub("\x00", text)
+    text = LINK_TARGET.sub("\x00", text)
+    for pattern in CODE:
+        text = pattern.sub("\x01", text)
+    text = HTML_TAG.sub("\x00", text)
+    text = LIST_MARKER.sub(r"\1-", text)
+    return PLACEHOLDER.sub("\x00", text)
+
+
+def avoided_renderings() -> dict[str, str]:
+    """The glossary's "One rendering per phrase" table: each avoided rendering -> the one used."""
+    text = (ZH / "GLOSSARY.md").read_text(encoding="utf-8")
+    section = text.split("## One rendering per phrase", 1)[1]
+    rows = [line.split("|")[1:-1] for line in section.splitlines() if line.startswith("| ")]
+    return {cells[2].strip(): cells[1].strip() for cells in rows[1:]}
+
+
+def problems(text: str) -> list[str]:
+    """Every rule ``text`` breaks, as ``rule: excerpt``; a text without Chinese breaks none."""
+    if not re.search(HAN, text):
+        return []
+    found = []
+    plain = FENCED.sub("\x00", text)
+    for name, rule in RULES.items():
+        subject = plain if name.startswith("bare URL") else masked(text)
+        found += [f"{name}: {m.group(0)!r}" for m in rule.finditer(subject)]
+    found += [f"line break inside a Chinese paragraph: {b!r}" for b in line_breaks(masked(text))]
+    for avoided, used in avoided_renderings().items():
+        pattern = "(?<!倘)若(?!干)" if avoided == "若" else re.escape(avoided)
+        if re.search(pattern, text):
+            found.append(f"{avoided!r} where the glossary uses {used!r}")
+    return found
+
+
+def _strings(message) -> tuple[str, ...]:
+    return message.string if isinstance(message.string, tuple) else (message.string,)
+
+
+@pytest.mark.parametrize("path", CATALOGS, ids=lambda p: p.stem)
+def test_every_chinese_message_follows_the_typography_rules(path: Path) -> None:
+    with path.open("rb") as f:
+        catalog = read_po(f)
+    found = [
+        f"{str(message.id)[:40]!r}: {problem}"
+        for message in catalog
+        if message.id
+        for text in _strings(message)
+        for problem in problems(text or "")
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("沿轴`axis`计算", "no space between Chinese and Latin"),
+        ("共有3个输入", "no space between Chinese and Latin"),
+        ("默认值-2 表示倒数第二个维度", "no space between Chinese and Latin"),
+        ("如果为 `true` ，则返回", "space next to full-width punctuation"),
+        ("输入张量, 其形状", "ASCII punctuation next to Chinese"),
+        ("见 (上文的说明)", "ASCII parentheses around Chinese"),
+        ("使用显式填充时(https://pytorch.org/x)：", "ASCII parentheses around a URL in Chinese"),
+        ("这\n意味着", "line break inside a Chinese paragraph"),
+        ("形状为\n`[N, C]` 的张量", "line break inside a Chinese paragraph"),
+        ("见论文 https://arxiv.org/abs/1502.03167. 根据", "ASCII full stop before Chinese"),
+        ("且 W.shape[0] mod G == 0. 换言之", "ASCII full stop before Chinese"),
+        ("其描述见 `x = 1`.", "ASCII full stop ending a sentence"),
+        ("见 https://arxiv.org/abs/1502.03167。", "bare URL followed by Chinese"),
+        ("负值表示从末尾开始计数维度。", "'从末尾开始计数维度' where the glossary uses"),
+        ("若未指定", "'若' where the glossary uses"),
+    ],
+)
+def test_each_rule_catches_what_it_names(text: str, rule: str) -> None:
+    assert any(p.startswith(rule) for p in problems(text)), problems(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "沿轴 `axis` 计算 2 个维度；如果为 `true`，则返回 $x^2$。",
+        "见论文 <https://arxiv.org/abs/1502.03167>。形状为 (N, C, H, W) 的张量。",
+        "- 第一项\n- 第二项\n1. 另一项",
+        "| 形状 | 说明 |\n| (P, Q) | ( )  （标量）   |",
+        "```\n// 注释\nx = 1.\n```",
+        "  // 计算新值。\n  X_new = X - G;\n  // 再计算。",
+        "  int a = b; // 读取外层的值\n  b = a - b; // 写入 b",
+        "若干个维度。",
+        "Any English text, wrapped\nas it is.",
+    ],
+)
+def test_what_the_rules_allow(text: str) -> None:
+    assert problems(text) == []
