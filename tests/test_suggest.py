@@ -247,3 +247,88 @@ def test_cli_reports_a_mismatched_checkout_on_one_line(capsys):
     err = capsys.readouterr().err
     assert err.startswith("gendoc: error: ") and "holds onnx 0.0.0, but onnx" in err
     assert err.count("\n") == 1
+
+
+# --- unreadable sources and the scanner's cost ------------------------------------------------
+
+
+def _onnx_tree(tmp_path: Path, name: str, content: bytes) -> Path:
+    root = tmp_path / "src"
+    shutil.copytree(FIXTURE, root)
+    (root / "onnx" / "defs" / "math" / name).write_bytes(content)
+    return root
+
+
+def test_a_source_file_that_is_not_utf8_is_one_line(tmp_path):
+    root = _onnx_tree(tmp_path, "bad.cc", b"// ok\n// caf\xe9\n")
+    with pytest.raises(UsageError) as raised:
+        SourceTree.read(root)
+    assert str(raised.value) == "cannot read onnx/defs/math/bad.cc:2: not UTF-8 (byte 0xe9)"
+
+
+def test_a_bracket_never_closed_is_one_line_naming_file_and_line(tmp_path):
+    root = _onnx_tree(tmp_path, "open.cc", b"// f\nvoid f() {\n  g((1);\n}\n")
+    with pytest.raises(UsageError) as raised:
+        SourceTree.read(root)
+    # brackets pair by depth: the extra ( takes the }, and the body's { stays open
+    assert str(raised.value) == "cannot parse onnx/defs/math/open.cc:2: '{' is never closed"
+
+
+def test_cli_unreadable_source_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    import onnx
+
+    root = _onnx_tree(tmp_path, "bad.h", b"\xff\xfe")
+    (root / "VERSION_NUMBER").write_text(onnx.__version__ + "\n")
+    assert main(["suggest", "--onnx-src", str(root), "--out", str(tmp_path / "p")]) == 2
+    err = capsys.readouterr().err
+    assert err == "gendoc: error: cannot read onnx/defs/math/bad.h:1: not UTF-8 (byte 0xff)\n"
+    assert not (tmp_path / "p").exists()
+
+
+def _scanner_steps(text: str) -> int:
+    """The Python lines the scanner runs on ``text``: its work, independent of the clock."""
+    import sys
+
+    from gendoc.suggest import cpp, source
+
+    files = {cpp.__file__, source.__file__}
+    steps = 0
+
+    def local(frame, event, arg):
+        nonlocal steps
+        steps += event == "line"
+        return local
+
+    def calls(frame, event, arg):
+        return local if frame.f_code.co_filename in files else None
+
+    sys.settrace(calls)
+    try:
+        source._parse("x.cc", text)
+    except UsageError:
+        pass
+    finally:
+        sys.settrace(None)
+    return steps
+
+
+HOSTILE = {
+    "unmatched (": "(",
+    "unmatched )": ")",
+    "closers then a brace": ")){",
+    "nested calls": '.Input(0, "x", ',
+    "functions": "void f(int a) const {}\n",
+    "schemas": 'ONNX_OPERATOR_SET_SCHEMA(A, 1, OpSchema().Input(0, "X", "d", "T"));\n',
+    "strings": '"a\\"(" R"D((()D" // ((\n',
+    "the fixture": (FIXTURE / "onnx" / "defs" / "math" / "defs.cc").read_text(),
+}
+
+
+@pytest.mark.parametrize("unit", HOSTILE.values(), ids=HOSTILE.keys())
+def test_the_scanner_does_linear_work(unit):
+    size = 3_000
+    small = unit * max(1, size // len(unit))
+    steps = [_scanner_steps(small), _scanner_steps(small * 2)]
+    assert steps[0] > 0
+    # twice the text, at most twice the work (and a little for the constant part)
+    assert steps[1] <= 2 * steps[0] + 50, steps
