@@ -7,7 +7,11 @@ by the ``onnx/defs/`` part of the path the build was made from.
 
 from __future__ import annotations
 
-from gendoc.evidence.sources import default_sources
+from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
+
+from gendoc.evidence.outcome import EvidenceSource
+from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.suggest.plan import Location, SchemaKey
 from gendoc.suggest.source import DEFS
@@ -26,11 +30,53 @@ def installed_locations() -> dict[SchemaKey, Location]:
     return found
 
 
-def gather_suggestions() -> list[Suggestion]:
+def evidence_sources() -> list[EvidenceSource]:
+    """Every source; without torch, PyTorch's verdicts come from the record shipped with
+    gendoc (as the site's do), so the patch does not depend on whether torch is installed."""
+    from gendoc.evidence.torch_record import RecordedTorchSource
+
+    return [
+        RecordedTorchSource() if isinstance(s, MissingSource) and s.name == "pytorch" else s
+        for s in default_sources()
+    ]
+
+
+def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
+    """One line per source naming what it ran: the torch release (or the record's), the
+    onnxruntime release tag and commit its registry was read from, any other source's status."""
+    lines = []
+    for source in sources:
+        if source.name == "pytorch":
+            lines.append(f"PyTorch autograd: {_torch()}")
+        elif source.name == "onnxruntime":
+            lines.append(f"onnxruntime gradient registry: {_onnxruntime()}")
+        else:
+            lines.append(f"{source.name}: {source.status}")
+    return lines
+
+
+def _torch() -> str:
+    from gendoc.evidence.torch_record import load_record
+
+    try:
+        return f"torch {version('torch')}"
+    except PackageNotFoundError:
+        return f"recorded with torch {load_record().get('torch', 'of unknown version')}"
+
+
+def _onnxruntime() -> str:
+    from gendoc.evidence.ort_registry import load_registry
+
+    release = load_registry().get("onnxruntime", {})
+    tag = release.get("tag") or (f"v{release['version']}" if release.get("version") else None)
+    return f"onnxruntime {tag or 'of unknown release'}, commit {release.get('commit', 'unknown')}"
+
+
+def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[Suggestion]:
     """Every source's evidence for every installed schema, combined by the rule table."""
     from gendoc import installed
 
-    sources = default_sources()
+    sources = evidence_sources() if sources is None else sources
     found = []
     for schema in installed.reference(with_examples=False).schemas:
         found += combine(schema, [source.evaluate(schema) for source in sources])
