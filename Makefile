@@ -77,6 +77,8 @@ bench: setup
 	$(BIN)/python benchmarks/build_speed.py
 	$(BIN)/python benchmarks/site_build.py
 	$(BIN)/python benchmarks/audit_numeric.py
+	$(BIN)/python benchmarks/suggest_scan.py
+	$(if $(ONNX_SRC),$(BIN)/python benchmarks/suggest_patch.py --onnx-src $(ONNX_SRC),@echo "benchmarks/suggest_patch.py needs an onnx checkout at the installed version: make bench ONNX_SRC=DIR")
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

@@ -584,3 +584,18 @@ def test_cli_empty_patch_says_why_on_stderr(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "p").read_text() == ""
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith("gendoc: nothing to change: 0 suggestions left out, 0 below")
+
+
+def test_without_torch_a_version_the_record_lacks_is_one_line(monkeypatch):
+    import gendoc.installed
+    from gendoc.evidence.torch_record import RecordedTorchSource
+    from gendoc.suggest.installed import gather_suggestions
+
+    add = Schema("", "Add", 999, inputs=(_param("A"), _param("B")), outputs=(_param("C"),))
+    monkeypatch.setattr(gendoc.installed, "reference", lambda *a, **k: Reference("9", (add,)))
+    with pytest.raises(
+        UsageError,
+        match=r"^torch is not installed, and the PyTorch record .* "
+        r"lacks 1 operator versions of this onnx \(Add-999\): install torch",
+    ):
+        gather_suggestions([RecordedTorchSource()])

@@ -7,12 +7,15 @@ by the ``onnx/defs/`` part of the path the build was made from.
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import version
 
+from gendoc.errors import UsageError
 from gendoc.evidence.outcome import EvidenceSource
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import Suggestion, combine
+from gendoc.model import Schema
 from gendoc.suggest.plan import Location, SchemaKey
 from gendoc.suggest.source import DEFS
 
@@ -58,10 +61,32 @@ def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
 def _torch() -> str:
     from gendoc.evidence.torch_record import load_record
 
-    try:
+    if importlib.util.find_spec("torch") is not None:
         return f"torch {version('torch')}"
-    except PackageNotFoundError:
-        return f"recorded with torch {load_record().get('torch', 'of unknown version')}"
+    return f"recorded with torch {load_record().get('torch', 'of unknown version')}"
+
+
+def _check_record(sources: Sequence[EvidenceSource], schemas: Sequence[Schema]) -> None:
+    """Without torch, stop when the record lacks a version torch would be asked about:
+    the patch would silently be smaller than with torch installed."""
+    from gendoc.evidence.torch_ops import TORCH_OPS
+    from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
+
+    if not any(isinstance(s, RecordedTorchSource) for s in sources):
+        return
+    record = load_record()
+    missing = [
+        s.versioned_name
+        for s in schemas
+        if not s.domain and s.name in TORCH_OPS and interface_key(s) not in record["verdicts"]
+    ]
+    if missing:
+        shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise UsageError(
+            f"torch is not installed, and the PyTorch record shipped with gendoc (torch "
+            f"{record.get('torch', '?')}, onnx {record.get('onnx', '?')}) lacks {len(missing)} "
+            f"operator versions of this onnx ({shown}): install torch (gendoc[torch])"
+        )
 
 
 def _onnxruntime() -> str:
@@ -77,7 +102,9 @@ def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[
     from gendoc import installed
 
     sources = evidence_sources() if sources is None else sources
+    schemas = installed.reference(with_examples=False).schemas
+    _check_record(sources, schemas)
     found = []
-    for schema in installed.reference(with_examples=False).schemas:
+    for schema in schemas:
         found += combine(schema, [source.evaluate(schema) for source in sources])
     return found
