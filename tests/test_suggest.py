@@ -359,7 +359,10 @@ def test_a_tag_onnx_set_is_disputed_never_changed():
     ]
     assert not [c for c in result.plan.changes if c.call.category != "Unknown"]
     assert "## Disputed (2)" in result.description
-    assert "- Floor-13, input `X`: onnx says differentiable" in result.description
+    assert (
+        "- Floor-13, input `X`: onnx says differentiable; against it: pytorch: gradient, "
+        "onnxruntime: gradient; with it: no source\n"
+    ) in result.description
 
 
 def test_a_conflict_on_a_set_tag_is_disputed_with_both_sides():

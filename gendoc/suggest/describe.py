@@ -70,7 +70,7 @@ def _param(label: str) -> str:
 
 def _votes(votes: Iterable[str]) -> str:
     """``source: verdict`` of each vote, without its detail."""
-    return ", ".join(v.split(" (", 1)[0] for v in votes) or "none"
+    return ", ".join(v.split(" (", 1)[0] for v in votes)
 
 
 def _order(s: Suggestion) -> tuple[str, str, int]:
@@ -108,10 +108,10 @@ def _per_version(plan: Plan) -> list[str]:
 
 def _dispute(d: Dispute, detail: bool) -> str:
     s = d.suggestion
-    show = (lambda v: "; ".join(v) or "none") if detail else _votes
+    show = "; ".join if detail else _votes
     return (
-        f"- {_schema(s)}, {_param(s.parameter)}: onnx says {s.current.value} "
-        f"(for: {show(d.agreeing)}); against: {show(d.disagreeing)}"
+        f"- {_schema(s)}, {_param(s.parameter)}: onnx says {s.current.value}; "
+        f"against it: {show(d.disagreeing)}; with it: {show(d.agreeing) or 'no source'}"
     )
 
 
