@@ -602,3 +602,10 @@ def test_without_torch_a_version_the_record_lacks_is_one_line(monkeypatch):
         r"lacks 1 operator versions of this onnx \(Add-999\): install torch",
     ):
         gather_suggestions([RecordedTorchSource()])
+
+
+def test_a_version_file_that_is_not_utf8_is_one_line(tmp_path):
+    root = _onnx_tree(tmp_path, "ok.cc", b"")
+    (root / "VERSION_NUMBER").write_bytes(b"1.\xff\n")
+    with pytest.raises(UsageError, match=r"^cannot read .*VERSION_NUMBER: 'utf-8' codec can't"):
+        check_checkout(root, "1.0")

@@ -55,7 +55,13 @@ def check_checkout(src: Path, onnx_version: str) -> None:
     if not (src / DEFS / "schema.h").is_file():
         raise UsageError(f"not an onnx checkout: {src} has no {DEFS}/schema.h")
     version_file = src / "VERSION_NUMBER"
-    found = version_file.read_text(encoding="utf-8").strip() if version_file.is_file() else None
+    try:
+        found = version_file.read_bytes().decode("utf-8").strip()
+    except FileNotFoundError:
+        found = None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise UsageError(f"cannot read {version_file}: {reason}") from None
     if found != onnx_version:
         shown = f"onnx {found}" if found else "no VERSION_NUMBER"
         raise UsageError(
