@@ -18,7 +18,8 @@ then checks the patch with tools that are not gendoc:
   it, before without a category and after with one appended to its tags;
 
 and prints the parameters tagged (from ``parameters.csv``), the operator
-versions, the disputed and partly tagged counts and the description's length
+versions, the disputed and partly tagged counts (the latter also as the audit's
+rule GD004 counts them on the model with the new tags) and the description's length
 in characters (GitHub's limit for a pull-request body is 65,536).
 """
 
@@ -81,6 +82,29 @@ def source_changes(old: str, new: str) -> tuple[Counter, Counter]:
             removed.update(r)
             added.update(a)
     return removed, added
+
+
+def audit_partial(changed: list[dict[str, str]]) -> int:
+    """The touched versions the audit's GD004 finds partly tagged once the tags are set."""
+    from gendoc import installed
+    from gendoc.audit.lints import check_partially_tagged
+    from gendoc.model import Differentiability, Operator, domain_key
+    from gendoc.suggest.docs import retag
+
+    tags = {
+        ((domain_key(r["domain"]), r["operator"], int(r["version"])), r["parameter"]): (
+            Differentiability(r["suggested"])
+        )
+        for r in changed
+    }
+    touched = {key for key, _ in tags}
+    patched = retag(installed.reference(with_examples=False), tags)
+    return sum(
+        1
+        for s in patched.schemas
+        if (s.domain, s.name, s.since_version) in touched
+        for _ in check_partially_tagged(Operator(s.domain, s.name, (s,)))
+    )
 
 
 def main() -> int:
@@ -164,6 +188,7 @@ def main() -> int:
         f"  disputed (onnx's tag kept): {len(disputed)}; "
         f"versions left partly tagged: {partial[1] if partial else '?'}"
     )
+    print(f"  touched versions the audit's GD004 finds partly tagged: {audit_partial(changed)}")
     print(f"  Method 1 scripts: {scripts}")
     print(f"  description: {len(description)} characters (GitHub's limit {GITHUB_LIMIT})")
     print(f"  git apply --check: {'passes' if check.returncode == 0 else check.stderr.strip()}")

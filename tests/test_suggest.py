@@ -609,3 +609,27 @@ def test_a_version_file_that_is_not_utf8_is_one_line(tmp_path):
     (root / "VERSION_NUMBER").write_bytes(b"1.\xff\n")
     with pytest.raises(UsageError, match=r"^cannot read .*VERSION_NUMBER: 'utf-8' codec can't"):
         check_checkout(root, "1.0")
+
+
+@pytest.mark.parametrize("whole_versions", [False, True])
+def test_partly_tagged_versions_are_those_the_audit_reports(whole_versions):
+    """The audit's own rule (GD004), run on the model with the patch's tags, finds exactly
+    the versions the description lists as partly tagged (none with --whole-versions)."""
+    from gendoc.audit.lints import check_partially_tagged
+    from gendoc.model import Operator
+
+    result = suggest(
+        FIXTURE,
+        _suggestions(),
+        _locations(FIXTURE),
+        onnx_version="0.0.0",
+        whole_versions=whole_versions,
+    )
+    patched = retag(_fixture_model(), result.plan.tagged)
+    found = {
+        (f.op, f.version)
+        for s in patched.schemas
+        for f in check_partially_tagged(Operator(s.domain, s.name, (s,)))
+    }
+    assert found == {key[1:] for key in (p.key for p in result.plan.partial)}
+    assert bool(found) is not whole_versions
