@@ -145,7 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="write suggest.patch, description.md, parameters.md/.csv and scripts/ here",
     )
     suggest.add_argument(
-        "--out", type=Path, help="patch file to write (default: stdout unless --out-dir)"
+        "--out",
+        type=Path,
+        metavar="PATCH",
+        help="patch file to write (default: stdout unless --out-dir)",
     )
     suggest.add_argument("--description", type=Path, metavar="FILE", help="pull-request text")
     suggest.add_argument(
