@@ -80,11 +80,12 @@ test: setup browser-deps lint
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
 ## bench: every script in benchmarks/ with its defaults, one after the other; the README's
-## figures are printed by them (each row of its table names the script and options)
+## figures are printed by them (each row of its table names the script and options);
+## ONNX_SRC=DIR, an onnx checkout at the installed version, for benchmarks/suggest_patch.py
 bench: setup
 	@for script in benchmarks/*.py; do \
 	  echo "== $$script"; \
-	  $(BIN)/python $$script || exit 1; \
+	  ONNX_SRC="$(ONNX_SRC)" $(BIN)/python $$script || exit 1; \
 	done
 
 clean:

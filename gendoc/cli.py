@@ -138,8 +138,27 @@ def build_parser() -> argparse.ArgumentParser:
     suggest.add_argument(
         "--onnx-src", type=Path, required=True, metavar="DIR", help="onnx checkout to patch"
     )
-    suggest.add_argument("--out", type=Path, help="patch file to write (default: stdout)")
+    suggest.add_argument(
+        "--out-dir",
+        type=Path,
+        metavar="DIR",
+        help="write suggest.patch, description.md, parameters.md/.csv and scripts/ here",
+    )
+    suggest.add_argument(
+        "--out",
+        type=Path,
+        metavar="PATCH",
+        help="patch file to write (default: stdout unless --out-dir)",
+    )
     suggest.add_argument("--description", type=Path, metavar="FILE", help="pull-request text")
+    suggest.add_argument(
+        "--newest-only", action="store_true", help="touch only the newest version of each operator"
+    )
+    suggest.add_argument(
+        "--whole-versions",
+        action="store_true",
+        help="touch only versions the evidence tags completely (none left partly tagged)",
+    )
     suggest.add_argument(
         "--min-evidence",
         choices=("strong", "weak"),
@@ -208,9 +227,15 @@ def run_audit(args: argparse.Namespace) -> int:
 
 def run_suggest(args: argparse.Namespace) -> int:
     from gendoc.evidence.verdict import Strength
-    from gendoc.suggest.command import run
+    from gendoc.suggest.command import Outputs, run
 
-    run(args.onnx_src, args.out, args.description, Strength(args.min_evidence))
+    run(
+        args.onnx_src,
+        Outputs(args.out, args.description, args.out_dir),
+        Strength(args.min_evidence),
+        newest_only=args.newest_only,
+        whole_versions=args.whole_versions,
+    )
     return 0
 
 

@@ -7,8 +7,15 @@ by the ``onnx/defs/`` part of the path the build was made from.
 
 from __future__ import annotations
 
-from gendoc.evidence.sources import default_sources
+import importlib.util
+from collections.abc import Sequence
+from importlib.metadata import version
+
+from gendoc.errors import UsageError
+from gendoc.evidence.outcome import EvidenceSource
+from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import Suggestion, combine
+from gendoc.model import Schema
 from gendoc.suggest.plan import Location, SchemaKey
 from gendoc.suggest.source import DEFS
 
@@ -26,12 +33,78 @@ def installed_locations() -> dict[SchemaKey, Location]:
     return found
 
 
-def gather_suggestions() -> list[Suggestion]:
+def evidence_sources() -> list[EvidenceSource]:
+    """Every source; without torch, PyTorch's verdicts come from the record shipped with
+    gendoc (as the site's do), so the patch does not depend on whether torch is installed."""
+    from gendoc.evidence.torch_record import RecordedTorchSource
+
+    return [
+        RecordedTorchSource() if isinstance(s, MissingSource) and s.name == "pytorch" else s
+        for s in default_sources()
+    ]
+
+
+def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
+    """One line per source naming what it ran: the torch release (or the record's), the
+    onnxruntime release tag and commit its registry was read from, any other source's status."""
+    lines = []
+    for source in sources:
+        if source.name == "pytorch":
+            lines.append(f"PyTorch autograd: {_torch()}")
+        elif source.name == "onnxruntime":
+            lines.append(f"onnxruntime gradient registry: {_onnxruntime()}")
+        else:
+            lines.append(f"{source.name}: {source.status}")
+    return lines
+
+
+def _torch() -> str:
+    from gendoc.evidence.torch_record import load_record
+
+    if importlib.util.find_spec("torch") is not None:
+        return f"torch {version('torch')}"
+    return f"recorded with torch {load_record().get('torch', 'of unknown version')}"
+
+
+def _check_record(sources: Sequence[EvidenceSource], schemas: Sequence[Schema]) -> None:
+    """Without torch, stop when the record lacks a version torch would be asked about:
+    the patch would silently be smaller than with torch installed."""
+    from gendoc.evidence.torch_ops import TORCH_OPS
+    from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
+
+    if not any(isinstance(s, RecordedTorchSource) for s in sources):
+        return
+    record = load_record()
+    missing = [
+        s.versioned_name
+        for s in schemas
+        if not s.domain and s.name in TORCH_OPS and interface_key(s) not in record["verdicts"]
+    ]
+    if missing:
+        shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise UsageError(
+            f"torch is not installed, and the PyTorch record shipped with gendoc (torch "
+            f"{record.get('torch', '?')}, onnx {record.get('onnx', '?')}) lacks {len(missing)} "
+            f"operator versions of this onnx ({shown}): install torch (gendoc[torch])"
+        )
+
+
+def _onnxruntime() -> str:
+    from gendoc.evidence.ort_registry import load_registry
+
+    release = load_registry().get("onnxruntime", {})
+    tag = release.get("tag") or (f"v{release['version']}" if release.get("version") else None)
+    return f"onnxruntime {tag or 'of unknown release'}, commit {release.get('commit', 'unknown')}"
+
+
+def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[Suggestion]:
     """Every source's evidence for every installed schema, combined by the rule table."""
     from gendoc import installed
 
-    sources = default_sources()
+    sources = evidence_sources() if sources is None else sources
+    schemas = installed.reference(with_examples=False).schemas
+    _check_record(sources, schemas)
     found = []
-    for schema in installed.reference(with_examples=False).schemas:
+    for schema in schemas:
         found += combine(schema, [source.evaluate(schema) for source in sources])
     return found

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gendoc.suggest.edit import apply, set_category
 from gendoc.suggest.plan import Change
@@ -25,15 +25,13 @@ def changed_texts(tree: SourceTree, changes: Sequence[Change]) -> dict[str, str]
     }
 
 
-def unified_diff(tree: SourceTree, changes: Sequence[Change]) -> str:
-    """A ``-p1`` unified diff (``a/``, ``b/`` prefixes) from the checkout to the changed files."""
+def unified_diff(files: Mapping[str, tuple[str, str]]) -> str:
+    """A ``-p1`` unified diff (``a/``, ``b/`` prefixes) of ``files``: path -> (old, new)."""
     out = []
-    for path, new in changed_texts(tree, changes).items():
+    for path in sorted(files):
+        old, new = files[path]
         lines = difflib.unified_diff(
-            tree.texts[path].splitlines(keepends=True),
-            new.splitlines(keepends=True),
-            f"a/{path}",
-            f"b/{path}",
+            old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{path}", f"b/{path}"
         )
         out += [line if line.endswith("\n") else line + "\n" + _NO_NEWLINE for line in lines]
     return "".join(out)

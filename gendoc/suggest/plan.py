@@ -1,7 +1,9 @@
 """Decide which ``Input``/``Output`` calls change: the rules between verdicts and sources.
 
-A suggestion qualifies when it names a tag, its strength is one the user
-accepts, and the tag differs from the current one. A call in a schema's own
+Only undefined tags are filled: a tag onnx set is never changed, and where the
+evidence disagrees with one it is listed as disputed (:mod:`gendoc.suggest.disputed`).
+A suggestion qualifies when the parameter is undefined, it names a tag and its
+strength is one the user accepts. A call in a schema's own
 builder chain changes with that schema's suggestion. A call in a helper
 changes only when every schema reaching it that has the parameter carries a
 qualifying suggestion for the same tag: otherwise the patch would retag
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from gendoc.evidence.verdict import Strength, Suggestion
 from gendoc.model import Differentiability
+from gendoc.suggest.disputed import Dispute, disputes
 from gendoc.suggest.source import Block, Call, SourceTree
 
 SchemaKey = tuple[str, str, int]
@@ -58,11 +61,35 @@ class LeftOut:
 
 
 @dataclass(frozen=True)
+class Partial:
+    """An operator version the patch touches that keeps undefined parameters, and why each."""
+
+    key: SchemaKey
+    undefined: tuple[tuple[str, str], ...]
+    """(parameter, why it stays undefined)."""
+
+
+@dataclass(frozen=True)
 class Plan:
     changes: tuple[Change, ...]
     left_out: tuple[LeftOut, ...]
     below: tuple[Suggestion, ...]
-    """Suggestions that name a new tag on evidence weaker than required, or conflict."""
+    """Suggestions for undefined tags on evidence weaker than required, or conflicting."""
+    disputed: tuple[Dispute, ...] = ()
+    partial: tuple[Partial, ...] = ()
+    """Touched versions left partly tagged (the audit's GD004), with the reasons."""
+    not_considered: tuple[Suggestion, ...] = ()
+    """Suggestions for older versions, when only the newest version of each operator counts."""
+
+    @property
+    def tagged(self) -> dict[tuple[SchemaKey, str], Differentiability]:
+        """The new tag of every parameter the patch sets, by (schema, parameter)."""
+        return {
+            (_key(s), s.parameter): s.suggested
+            for c in self.changes
+            for s in c.suggestions
+            if s.suggested is not None
+        }
 
 
 def accepted(min_evidence: Strength) -> frozenset[Strength]:
@@ -77,7 +104,11 @@ def _key(s: Suggestion) -> SchemaKey:
 
 
 def _qualifies(s: Suggestion, strengths: Collection[Strength]) -> bool:
-    return s.suggested is not None and s.strength in strengths and s.suggested is not s.current
+    return (
+        s.current is Differentiability.UNDEFINED
+        and s.suggested is not None
+        and s.strength in strengths
+    )
 
 
 def _name(block: Block) -> str:
@@ -129,7 +160,8 @@ class _Planner:
         for key in sorted(self.by_schema):
             for s in self.by_schema[key].values():
                 if not _qualifies(s, self.strengths):
-                    if s.suggested is not s.current and s.strength is not Strength.NONE:
+                    undefined = s.current is Differentiability.UNDEFINED
+                    if undefined and s.strength is not Strength.NONE:
                         below.append(s)
                     continue
                 reason = self._place(s, wanted)
@@ -151,6 +183,22 @@ class _Planner:
                 changes.append(Change(call, CATEGORY[asked[0].suggested], users, helper.name))
         changes.sort(key=lambda c: (c.call.path, c.call.open_at))
         return Plan(tuple(changes), tuple(left), tuple(below))
+
+    def partial(self, plan: Plan) -> list[Partial]:
+        """The touched versions that keep undefined parameters, with the reason of each."""
+        tagged = plan.tagged
+        why = {(_key(x.suggestion), x.suggestion.parameter): x.reason for x in plan.left_out}
+        why |= {(_key(s), s.parameter): s.describe() for s in plan.below}
+        found = []
+        for key in sorted({k for k, _ in tagged}):
+            left = tuple(
+                (label, why.get((key, label), s.describe()))
+                for label, s in self.by_schema[key].items()
+                if s.current is Differentiability.UNDEFINED and (key, label) not in tagged
+            )
+            if left:
+                found.append(Partial(key, left))
+        return found
 
     def _place(self, s: Suggestion, wanted: dict[Call, list[Suggestion]]) -> str | None:
         """Record the calls ``s`` asks to change; the reason when it cannot be carried."""
@@ -192,11 +240,56 @@ class _Planner:
         )
 
 
+def newest(suggestions: Sequence[Suggestion]) -> tuple[list[Suggestion], list[Suggestion]]:
+    """The suggestions for the newest version of each operator, and the rest."""
+    latest: dict[tuple[str, str], int] = {}
+    for s in suggestions:
+        latest[(s.domain, s.op)] = max(s.version, latest.get((s.domain, s.op), 0))
+    kept = [s for s in suggestions if s.version == latest[(s.domain, s.op)]]
+    return kept, [s for s in suggestions if s.version != latest[(s.domain, s.op)]]
+
+
 def plan(
     tree: SourceTree,
     suggestions: Sequence[Suggestion],
     locations: Mapping[SchemaKey, Location],
     min_evidence: Strength = Strength.STRONG,
+    *,
+    newest_only: bool = False,
+    whole_versions: bool = False,
 ) -> Plan:
-    """Which calls of ``tree`` change for ``suggestions``, and what is left out and why."""
-    return _Planner(tree, suggestions, locations, accepted(min_evidence)).plan()
+    """Which calls of ``tree`` change for ``suggestions``, and what is left out and why.
+
+    ``newest_only``: only the newest version of each operator is touched.
+    ``whole_versions``: a version the evidence cannot tag completely is not
+    touched at all (its suggestions are left out with the reason), so no
+    version is left partly tagged; dropping one can block a definition shared
+    with another version, so this repeats until nothing more is dropped.
+    """
+    considered, older = newest(suggestions) if newest_only else (list(suggestions), [])
+    dropped: dict[SchemaKey, Partial] = {}
+    while True:
+        kept = [s for s in considered if _key(s) not in dropped]
+        planner = _Planner(tree, kept, locations, accepted(min_evidence))
+        decided = planner.plan()
+        partial = planner.partial(decided)
+        if not whole_versions or not partial:
+            break
+        dropped |= {p.key: p for p in partial}
+    left, below = list(decided.left_out), list(decided.below)
+    for s in considered:
+        if _key(s) not in dropped or s.current is not Differentiability.UNDEFINED:
+            continue
+        if _qualifies(s, planner.strengths):
+            reasons = "; ".join(f"{label}: {why}" for label, why in dropped[_key(s)].undefined)
+            left.append(LeftOut(s, f"version not tagged completely ({reasons})"))
+        elif s.strength is not Strength.NONE:
+            below.append(s)
+    return Plan(
+        decided.changes,
+        tuple(left),
+        tuple(sorted(below, key=_key)),
+        tuple(disputes(considered)),
+        tuple(partial),
+        tuple(older),
+    )

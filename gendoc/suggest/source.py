@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from gendoc.suggest.cpp import Span, arguments, closing, line_of, mask, string_value
+from gendoc.errors import UsageError
+from gendoc.suggest.cpp import Scan, Span, Unbalanced, scan, string_value
 
 DEFS = "onnx/defs"
 _MACROS = {
@@ -26,7 +27,8 @@ _MACROS = {
     "ONNX_PREVIEW_OPERATOR_SET_SCHEMA": "ai.onnx.preview",
     "ONNX_PREVIEW_TRAINING_OPERATOR_SET_SCHEMA": "ai.onnx.preview.training",
 }
-_MACRO = re.compile(rf"^[ \t]*({'|'.join(_MACROS)})\s*\(", re.MULTILINE)
+_TOP_LEVEL = re.compile(rf"^[ \t]*(?P<macro>{'|'.join(_MACROS)})\s*\(|[(\[{{]", re.MULTILINE)
+"""A schema macro at the start of a line, or any opening bracket."""
 _CALL = re.compile(r"\.\s*(Input|Output)\s*\(")
 _CALLED = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
 _CATEGORY = re.compile(r"(?:ONNX_NAMESPACE::|onnx::)?OpSchema::(?:DifferentiationCategory::)?(\w+)")
@@ -35,7 +37,9 @@ CATEGORY_ARG = 7
 """Index of the differentiation category among ``Input``/``Output`` arguments."""
 DEFAULTS = ("OpSchema::Single", "true", "1")
 """The defaults of the arguments between the type string and the category."""
-_FUNCTION_TAIL = re.compile(r"\)\s*(?:(?:const|noexcept|override)\s*)*(?:->[\w:<>&*,\s]+)?$")
+_SIGNATURE_TAIL = re.compile(r"\s*(?:(?:const|noexcept|override)\s*)*(?:->[\w:<>&*,\s]+)?")
+"""What may stand between a function's parameter list and its body."""
+_NAMESPACE = re.compile(r"\bnamespace\b[\w:\s]*$")
 _NOT_FUNCTIONS = {"if", "for", "while", "switch", "catch", "return", "sizeof"}
 
 
@@ -79,12 +83,13 @@ class Block:
         return f"{self.path}:{self.line}"
 
 
-def _calls(path: str, text: str, masked: str, start: int, end: int) -> list[Call]:
+def _calls(path: str, source: Scan, start: int, end: int) -> list[Call]:
     found = []
-    for match in _CALL.finditer(masked, start, end):
+    text = source.text
+    for match in _CALL.finditer(source.masked, start, end):
         open_at = match.end() - 1
-        close_at = closing(masked, open_at)
-        args = tuple(arguments(masked, open_at, close_at))
+        close_at = source.closing(open_at)
+        args = tuple(source.arguments(open_at, close_at))
         name = string_value(text[args[1].start : args[1].end]) if len(args) >= 4 else None
         if name is None:
             continue
@@ -93,9 +98,8 @@ def _calls(path: str, text: str, masked: str, start: int, end: int) -> list[Call
             spelled = _CATEGORY.fullmatch(text[args[CATEGORY_ARG].start : args[CATEGORY_ARG].end])
             category = spelled[1] if spelled and spelled[1] in CATEGORIES else None
         kind = match[1].lower()
-        found.append(
-            Call(path, kind, name, line_of(text, match.start()), open_at, close_at, args, category)
-        )
+        line = source.line(match.start())
+        found.append(Call(path, kind, name, line, open_at, close_at, args, category))
     return found
 
 
@@ -103,66 +107,82 @@ def _called(masked: str, start: int, end: int) -> frozenset[str]:
     return frozenset(m[1] for m in _CALLED.finditer(masked, start, end))
 
 
-def _opening(masked: str, close_at: int) -> int:
-    depth = 0
-    for i in range(close_at, -1, -1):
-        if masked[i] in ")]}":
-            depth += 1
-        elif masked[i] in "([{":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
+def _function_name(source: Scan, brace: int) -> str | None:
+    """The name of the function whose body opens at ``brace``, if it is one.
 
-
-def _function_name(masked: str, brace: int) -> str | None:
-    """The name of the function whose body opens at ``brace``, if it is one."""
-    tail = _FUNCTION_TAIL.search(masked, max(0, brace - 200), brace)
-    if tail is None:
+    Only the 200 characters before the brace are read: a signature's closing
+    bracket and qualifiers, then the name before its opening bracket.
+    """
+    masked = source.masked
+    close_at = masked.rfind(")", max(0, brace - 200), brace)
+    if close_at < 0 or not _SIGNATURE_TAIL.fullmatch(masked, close_at + 1, brace):
         return None
-    open_at = _opening(masked, tail.start())
+    open_at = source.opening(close_at)
+    if open_at < 0:
+        return None
     name = re.search(r"([A-Za-z_]\w*)\s*$", masked[max(0, open_at - 200) : open_at])
     return None if name is None or name[1] in _NOT_FUNCTIONS else name[1]
 
 
 def _blocks(path: str, text: str) -> Iterable[Block]:
-    masked = mask(text)
+    source = scan(text)
+    masked = source.masked
     i = 0
-    while i < len(masked):
-        c = masked[i]
-        macro = (
-            _MACRO.match(masked, i) if c in " \tO" and (i == 0 or masked[i - 1] == "\n") else None
-        )
-        if macro:
-            open_at = macro.end() - 1
-            close_at = closing(masked, open_at)
-            args = arguments(masked, open_at, close_at)
-            version = text[args[1].start : args[1].end]
+    while (found := _TOP_LEVEL.search(masked, i)) is not None:
+        i = found.start()
+        if found["macro"]:
+            open_at = found.end() - 1
+            close_at = source.closing(open_at)
+            args = source.arguments(open_at, close_at)
+            version = text[args[1].start : args[1].end] if len(args) >= 3 else ""
             if version.isdigit():
                 yield Block(
                     path,
                     text[args[0].start : args[0].end],
-                    line_of(text, macro.start(1)),
-                    tuple(_calls(path, text, masked, open_at, close_at)),
+                    source.line(found.start("macro")),
+                    tuple(_calls(path, source, open_at, close_at)),
                     _called(masked, args[2].start, close_at),
-                    _MACROS[macro[1]],
+                    _MACROS[found["macro"]],
                     int(version),
                 )
             i = close_at + 1
-        elif c in "([":
-            i = closing(masked, i) + 1
-        elif c == "{":
-            if re.search(r"\bnamespace\b[\w:\s]*$", masked[max(0, i - 200) : i]):
-                i += 1
-                continue
-            end = closing(masked, i)
-            name = _function_name(masked, i)
-            calls = _calls(path, text, masked, i, end)
-            if name is not None:
-                yield Block(path, name, line_of(text, i), tuple(calls), _called(masked, i, end))
-            i = end + 1
-        else:
+        elif found[0] != "{":
+            i = source.closing(i) + 1
+        elif _NAMESPACE.search(masked, max(0, i - 200), i):
             i += 1
+        else:
+            end = source.closing(i)
+            name = _function_name(source, i)
+            calls = _calls(path, source, i, end)
+            if name is not None:
+                yield Block(path, name, source.line(i), tuple(calls), _called(masked, i, end))
+            i = end + 1
+
+
+def _parse(path: str, text: str) -> list[Block]:
+    """The blocks of one file; a bracket never closed is one line naming the file and line."""
+    try:
+        return list(_blocks(path, text))
+    except Unbalanced as exc:
+        line = text.count("\n", 0, exc.offset) + 1
+        raise UsageError(
+            f"cannot parse {path}:{line}: {text[exc.offset]!r} is never closed"
+        ) from None
+
+
+def _read(file: Path, path: str) -> str:
+    """The text of one source file; unreadable or not UTF-8 is one line naming it."""
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise UsageError(
+            f"cannot read {path}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x})"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -181,8 +201,8 @@ class SourceTree:
             if file.suffix not in (".cc", ".h") or not file.is_file():
                 continue
             path = file.relative_to(root).as_posix()
-            texts[path] = text = file.read_text(encoding="utf-8")
-            for block in _blocks(path, text):
+            texts[path] = text = _read(file, path)
+            for block in _parse(path, text):
                 (definitions if block.version is not None else helpers).append(block)
         return cls(root, texts, tuple(definitions), tuple(helpers))
 
