@@ -32,6 +32,7 @@ from gendoc import schema_html
 from gendoc.i18n import N_, NP_, translated_args
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
 from gendoc.stats import tally
+from gendoc.translated import substitute
 
 if TYPE_CHECKING:
     from gendoc.schema_catalog import SchemaText
@@ -286,7 +287,7 @@ class Display:
         """An audit message (an id and its arguments) for Markdown: the arguments escaped."""
         args = translated_args(message.args, self.gettext)
         args = {k: md_escape(v) if isinstance(v, str) else v for k, v in args.items()}
-        return Markup(self.gettext(message.id).format(**args))
+        return Markup(substitute(self.gettext(message.id), args))
 
     def location(self, finding: Any) -> str:
         """Where a finding is: ``ai.onnx ArgMax-13 output reduced``, in this language."""
