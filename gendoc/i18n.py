@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gettext
 import io
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -77,7 +78,10 @@ def read_catalog(path: Path, lang: str) -> Catalog:
     try:
         with path.open("rb") as f:
             return read_po(f, locale=locale_of(lang), abort_invalid=True)
-    except (PoFileError, UnicodeDecodeError, ValueError) as exc:
+    except PoFileError as exc:  # Babel counts lines from 0 and says so at the end
+        problem = re.sub(r" on -?\d+$", "", str(exc))
+        raise UsageError(f"{path}:{exc.lineno + 1}: invalid message catalog: {problem}") from None
+    except (UnicodeDecodeError, ValueError, LookupError) as exc:  # LookupError: a charset
         raise UsageError(f"{path}: invalid message catalog: {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read message catalog {path}: {exc.strerror or exc}") from None
@@ -138,7 +142,10 @@ def translations(
             mtime = path.stat().st_mtime_ns
         except FileNotFoundError:
             continue
-        found = gettext.GNUTranslations(io.BytesIO(_compiled(path, lang, mtime)))
+        try:
+            found = gettext.GNUTranslations(io.BytesIO(_compiled(path, lang, mtime)))
+        except (ValueError, OSError) as exc:  # a Plural-Forms header gettext cannot read
+            raise UsageError(f"{path}: invalid message catalog: {exc}") from None
         found.add_fallback(chain)
         chain = found
     return chain
