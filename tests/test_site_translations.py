@@ -67,6 +67,7 @@ def test_hostile_labels_are_text_on_the_chinese_pages(site: Path) -> None:
     assert "pwned" not in "".join(part.split("</script>")[0] for part in html.split("<script")[1:])
 
 
+@pytest.mark.browser
 def test_nothing_runs_in_chromium(site: Path) -> None:
     from tests.test_site_browser import CHROMIUM, LAUNCH_ARGS, serve, sync_playwright
 

@@ -10,6 +10,8 @@ that its msgid does not have comes out as text in every output.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -186,3 +188,72 @@ def test_hostile_labels_are_text_in_the_documents(tmp_path: Path) -> None:
     assert f"可微{shown}" in text
     for raw in (IMAGE, "<script>", "<svg", "![t]", "[l](", "\r", "\n# injected"):
         assert raw not in text
+
+
+# --- the repository's own catalog, through the audit -----------------------------------------
+
+GD008 = "every floating-point parameter is undefined: {params}"
+# Runs the command line with gendoc's own templates folder replaced by argv[1], as a pull
+# request that edits templates/locale/zh/LC_MESSAGES/gendoc.po would.
+WITH_TEMPLATES_ROOT = """
+import sys
+from pathlib import Path
+import gendoc.resources
+gendoc.resources.templates_root = lambda: Path(sys.argv[1])
+from gendoc.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+def _edited_templates(tmp_path: Path, msgid: str, msgstr: str) -> Path:
+    """gendoc's templates folder with one translation of its Chinese catalog replaced."""
+    from babel.messages.pofile import read_po
+
+    from gendoc.resources import templates_root
+
+    root = tmp_path / "templates"
+    for child in templates_root().iterdir():
+        if child.name != "locale":
+            (root / child.name).parent.mkdir(parents=True, exist_ok=True)
+            (root / child.name).symlink_to(child)
+    shipped = catalog_path(templates_root(), "zh")
+    edited = catalog_path(root, "zh")
+    edited.parent.mkdir(parents=True)
+    with shipped.open("rb") as f:
+        catalog = read_po(f)
+    catalog[msgid].string = msgstr
+    with edited.open("wb") as f:
+        write_po(f, catalog)
+    return root
+
+
+def _audit(root: Path, fmt: str) -> subprocess.CompletedProcess[str]:
+    args = ["audit", "--lang", "zh", "--format", fmt, "--fail-on", "never"]
+    return subprocess.run(
+        [sys.executable, "-c", WITH_TEMPLATES_ROOT, str(root), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "GENDOC_TEST_SECRET": SECRET},
+        timeout=600,
+    )
+
+
+def test_the_audit_refuses_a_catalog_that_reads_secrets(tmp_path: Path) -> None:
+    root = _edited_templates(
+        tmp_path, GD008, "{params.__init__.__globals__[os].environ[GENDOC_TEST_SECRET]}"
+    )
+    result = _audit(root, "markdown")
+    assert result.returncode == 2
+    assert SECRET not in result.stdout + result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and GD008 in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown", "json"])
+def test_html_in_the_audits_translation_is_text(tmp_path: Path, fmt: str) -> None:
+    root = _edited_templates(tmp_path, GD008, f"{IMAGE}所有浮点参数均未定义：{{params}}")
+    result = _audit(root, fmt)
+    assert result.returncode == 0, result.stderr
+    assert "<img" not in result.stdout and 'onerror="' not in result.stdout
+    if fmt != "json":  # the JSON report is English: message ids and arguments
+        assert result.stdout.count("所有浮点参数均未定义") > 100
+        assert "&#60;img" in result.stdout
