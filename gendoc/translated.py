@@ -16,7 +16,8 @@ anything, but it can *do* only what its msgid does:
 - Markup the msgid does not use is written as character references in the
   translation (:func:`neutralised`): a ``<`` or ``[`` or ``#`` that the English
   text does not have shows as that character in every Markdown and HTML
-  output and opens nothing. A control character becomes a space, and a translation
+  output and opens nothing. An HTML tag survives only if the msgid has the
+  very same tag. A control character becomes a space, and a translation
   cannot make an address that GitHub would turn into a link.
 
 Nothing here changes a translation that uses only the characters of its
@@ -40,6 +41,8 @@ _SPEC = re.compile(r"(?:[^{}]?[<>=^])?[-+ ]?z?#?0?\d*[,_]?(?:\.\d+)?[bcdeEfFgGno
 _SPECIAL = frozenset("\\`*_{}[]()#!|<>&\"'~$%")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _ANY_FIELD = re.compile(r"%\(|\{[^{}]*\}")
+# An HTML tag or a character reference, as a msgid may hold one.
+_MARKUP = re.compile(r"<[^<>]*>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _WWW = re.compile(r"www\.", re.IGNORECASE)
 _WORD_JOINER = "\u2060"
 
@@ -151,19 +154,21 @@ def _shown_char(char: str, allowed: set[str]) -> str:
 def neutralised(msgids: tuple[str, ...], msgstr: str) -> str:
     """``msgstr`` with every markup character its msgids lack written as a character reference.
 
-    Placeholders (already checked) are kept; a control character the msgids lack is a
-    space; ``www.``, ``://`` and ``@`` cannot make a link unless the msgids have them.
+    Placeholders (already checked) are kept. An HTML tag or character reference is
+    kept only if the msgids have that very tag or reference; any other ``<`` or ``&``
+    is written as a reference. A control character the msgids lack is a space;
+    ``www.``, ``://`` and ``@`` cannot make a link unless the msgids have them.
     """
     kind = style(msgids[-1])
     english = "".join(text for m in msgids for text, p in _parts(m, kind) if p is None)
-    allowed = {c for c in english if c in _SPECIAL or _CONTROL.match(c)}
-    parts = _parts(msgstr, kind)
+    allowed = {c for c in english if c in _SPECIAL or _CONTROL.match(c)} - {"<", "&"}
+    markup = set(_MARKUP.findall(english))
     out = []
-    for text, placeholder in parts:
+    for text, placeholder in _parts(msgstr, kind):
         if placeholder is not None:
             out.append(text)
             continue
-        literal = "".join(_shown_char(c, allowed) for c in text)
+        literal = _literal(text, allowed, markup)
         if "://" not in english:
             literal = literal.replace("://", "&#58;//")
         if "www." not in english.lower():
@@ -171,6 +176,22 @@ def neutralised(msgids: tuple[str, ...], msgstr: str) -> str:
         if "@" not in english:
             literal = literal.replace("@", "@" + _WORD_JOINER)
         out.append(literal)
+    return "".join(out)
+
+
+def _literal(text: str, allowed: set[str], markup: set[str]) -> str:
+    """Text between placeholders: the msgids' own tags and references as they are, every
+    other character through :func:`_shown_char`."""
+    out = []
+    last = 0
+    for match in _MARKUP.finditer(text):
+        out.append("".join(_shown_char(c, allowed) for c in text[last : match.start()]))
+        kept = match.group() in markup
+        out.append(
+            match.group() if kept else "".join(_shown_char(c, allowed) for c in match.group())
+        )
+        last = match.end()
+    out.append("".join(_shown_char(c, allowed) for c in text[last:]))
     return "".join(out)
 
 

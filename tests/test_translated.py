@@ -257,3 +257,11 @@ def test_html_in_the_audits_translation_is_text(tmp_path: Path, fmt: str) -> Non
     if fmt != "json":  # the JSON report is English: message ids and arguments
         assert result.stdout.count("所有浮点参数均未定义") > 100
         assert "&#60;img" in result.stdout
+
+
+def test_a_tag_survives_only_if_the_msgid_has_that_very_tag() -> None:
+    msgid = ("Use <code>gendoc build</code> -> done &amp; dusted",)
+    shown = neutralised(msgid, "用 <code>gendoc build</code> <script>x</script> <code onclick=x>")
+    assert shown.startswith("用 <code>gendoc build</code> &#60;script>x&#60;/script>")
+    assert "<code onclick" not in shown
+    assert neutralised(msgid, "&amp; &#13; &lt;") == "&amp; &#38;&#35;13; &#38;lt;"
