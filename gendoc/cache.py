@@ -59,8 +59,11 @@ def fingerprint(label: str, files: Iterable[Path]) -> str:
 
 
 def private_folder(folder: Path) -> Path:
-    """``folder``, created if missing with permissions for its user alone (0700)."""
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """``folder``, created if missing with permissions for its user alone (0700), and so is
+    each missing folder above it (``mkdir(parents=True)`` would make those 0755)."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    for path in reversed(missing):
+        path.mkdir(mode=0o700, exist_ok=True)
     return folder
 
 
@@ -71,14 +74,6 @@ def is_private(folder: Path) -> bool:
     except OSError:
         return False
     return st.st_uid == os.getuid() and not st.st_mode & 0o022
-
-
-def _cache_root(path: Path) -> None:
-    """Create the cache folder (private) before anything inside it."""
-    root = cache_dir()
-    if root is not None and root in path.parents:
-        private_folder(root)
-    private_folder(path.parent)
 
 
 DECODE_ERRORS = (OSError, ValueError, TypeError, RecursionError)
@@ -151,7 +146,7 @@ def cached_json(
 
 def write_entry(path: Path, data: bytes) -> None:
     """Replace one cache file atomically, so a reader never sees half of it."""
-    _cache_root(path)
+    private_folder(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

@@ -52,6 +52,7 @@ import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
+from gendoc.cache import private_folder
 from gendoc.errors import GendocError
 
 BUNDLE = "pagefind"
@@ -179,7 +180,7 @@ def _share(source: str, target: str) -> None:
 def _keep(bundle: Path, kept: Path, key: str) -> None:
     """Store ``bundle`` as the only kept index; a failure leaves the cache without one."""
     with contextlib.suppress(OSError):
-        kept.mkdir(parents=True, exist_ok=True)
+        private_folder(kept)
         staging = Path(tempfile.mkdtemp(dir=kept, prefix=".tmp-"))
         shutil.copytree(bundle, staging / BUNDLE, copy_function=_share)
         manifest = json.dumps(_digests(staging / BUNDLE), sort_keys=True)
