@@ -163,10 +163,14 @@ def neutralised(msgids: tuple[str, ...], msgstr: str) -> str:
     english = "".join(text for m in msgids for text, p in _parts(m, kind) if p is None)
     allowed = {c for c in english if c in _SPECIAL or _CONTROL.match(c)} - {"<", "&"}
     markup = set(_MARKUP.findall(english))
+    escapes = {text for m in msgids for text, p in _parts(m, kind) if p is not None and not p[0]}
     out = []
     for text, placeholder in _parts(msgstr, kind):
         if placeholder is not None:
-            out.append(text)
+            # "{{" is a "{" once filled in: the opening of an attribute list on the site
+            # unless the msgid has one too.
+            braces = text in ("{{", "}}") and text not in escapes
+            out.append(_shown_char(text[0], allowed) if braces else text)
             continue
         literal = _literal(text, allowed, markup)
         if "://" not in english:

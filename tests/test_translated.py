@@ -265,3 +265,10 @@ def test_a_tag_survives_only_if_the_msgid_has_that_very_tag() -> None:
     assert shown.startswith("用 <code>gendoc build</code> &#60;script>x&#60;/script>")
     assert "<code onclick" not in shown
     assert neutralised(msgid, "&amp; &#13; &lt;") == "&amp; &#38;&#35;13; &#38;lt;"
+
+
+def test_doubled_braces_cannot_open_an_attribute_list_once_filled_in() -> None:
+    shown = neutralised((TAG_CHANGED,), "{old} {before} {new} {{: onclick=alert(1) }}")
+    assert substitute(shown, {"old": "a", "before": 1, "new": "b"}) == (
+        "a 1 b &#123;: onclick=alert&#40;1&#41; &#125;"
+    )
