@@ -11,9 +11,11 @@ for the context they land in: :func:`md_name` for Markdown text (a name that
 is a plain identifier is left as it is, so the committed references do not
 change; anything else has every character that could open Markdown or HTML
 syntax written as a character reference), :func:`markupsafe.escape` inside
-HTML. Schema prose goes through :meth:`Display.schema_text`, which renders it
-with :mod:`gendoc.schema_markdown` (through an allow-list, never as raw HTML;
-remembered across runs by :mod:`gendoc.schema_html`).
+HTML. Schema prose goes through :meth:`Display.schema_text`, which first cleans
+it (:func:`schema_source`: line endings normalised, control characters and
+references to them dropped, so nothing can end the HTML block it lands in) and
+renders it with :mod:`gendoc.schema_markdown` (through an allow-list, never as
+raw HTML; remembered across runs by :mod:`gendoc.schema_html`).
 """
 
 from __future__ import annotations
@@ -79,7 +81,7 @@ _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 # reference into the character, and a carriage return in the HTML that GitHub reads
 # ends the HTML block the text is in.
 _SOURCE_CONTROL = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f]"
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"
     r"|&#0*(?:[0-9]|[12][0-9]|3[01]|12[7-9]|1[3-5][0-9])(?![0-9]);?"
     r"|&#[xX]0*(?:[0-9a-fA-F]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])(?![0-9a-fA-F]);?"
     r"|&(?:Tab|NewLine);"

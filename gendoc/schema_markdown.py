@@ -110,7 +110,7 @@ MATHML_ATTRIBUTES = frozenset(
     ]
 )
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _LIST_ITEM = re.compile(r"\s*(?:[*+-]|\d+[.)])\s")
 _FENCE = re.compile(r"\s*(```|~~~)")
 
