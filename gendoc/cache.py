@@ -24,6 +24,7 @@ import hashlib
 import json
 import marshal
 import os
+import stat
 import tempfile
 import types
 from collections.abc import Callable, Iterable
@@ -76,6 +77,20 @@ def is_private(folder: Path) -> bool:
     return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
+def read_entry(path: Path) -> bytes:
+    """The bytes of a cache file; ``OSError`` unless it is a regular file.
+
+    A named pipe put in an entry's place would block the read for ever, and a
+    link could make gendoc read (and trust) a file outside the cache: both are
+    misses, like a missing entry. The pipe is opened without blocking.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return f.read()
+
+
 DECODE_ERRORS = (OSError, ValueError, TypeError, RecursionError)
 """What reading a damaged entry can raise: each means a miss."""
 
@@ -121,7 +136,7 @@ def cached(
         return compute()
     path = folder / f"{name}-{key}{codec.suffix}"
     try:
-        stored = codec.decode(path.read_bytes())
+        stored = codec.decode(read_entry(path))
         if valid(stored):
             return stored
     except DECODE_ERRORS:
@@ -180,7 +195,7 @@ class TemplateCache(jinja2.BytecodeCache):
         code = None
         with contextlib.suppress(*DECODE_ERRORS):
             if is_private(self.directory) and is_private(self.directory.parent):
-                code = _code_of(self._path(bucket).read_bytes(), bucket.checksum)
+                code = _code_of(read_entry(self._path(bucket)), bucket.checksum)
         if code is not None:
             bucket.code = code
 

@@ -140,3 +140,22 @@ def test_a_stored_conversion_is_checked_whole() -> None:
     assert not _is_snapshot({**good, "links": [["a.md", {"x": 1}]]})
     assert not _is_snapshot({**good, "anchors": "a"})
     assert not _is_snapshot([good])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "folder"])
+def test_an_entry_that_is_not_a_regular_file_is_a_miss(tmp_path: Path, kind: str) -> None:
+    """A named pipe would block the read for ever; a link could point anywhere."""
+    cache = tmp_path / "cache"
+    expected = _build(tmp_path / "cold", cache, "--lang", "zh")
+    secret = tmp_path / "elsewhere.json"
+    secret.write_text('{"not": "an entry"}')
+    for path in _entries(cache):
+        path.unlink()
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "symlink":
+            path.symlink_to(secret)
+        else:
+            path.mkdir()
+    assert _build(tmp_path / "again", cache, "--lang", "zh") == expected
+    assert secret.read_text() == '{"not": "an entry"}'

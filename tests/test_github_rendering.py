@@ -24,7 +24,7 @@ from cmarkgfm.cmark import Options
 
 from gendoc.i18n import catalog_path
 from gendoc.schema_catalog import paragraphs
-from tests.custom_schemas.hostile_breakout import AFTER, PAYLOAD
+from tests.custom_schemas.breakout_payloads import AFTER, PAYLOAD
 from tests.helpers import run_gendoc
 from tests.test_translated import HOSTILE_LABELS, write_catalog
 

@@ -40,7 +40,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 import gendoc
-from gendoc.cache import DECODE_ERRORS, cache_dir, fingerprint, write_entry
+from gendoc.cache import DECODE_ERRORS, cache_dir, fingerprint, read_entry, write_entry
 from gendoc.site.content import templates_key
 from gendoc.site.pages import SiteContent
 from gendoc.site.rendered import Rendered
@@ -117,7 +117,7 @@ class Store:
             self.entries = {}
             if self.path is not None:
                 with contextlib.suppress(*DECODE_ERRORS):
-                    stored = json.loads(self.path.read_bytes())
+                    stored = json.loads(read_entry(self.path))
                     if isinstance(stored, dict):
                         self.entries = stored
         return self.entries

@@ -46,13 +46,14 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
-from gendoc.cache import private_folder
+from gendoc.cache import private_folder, read_entry
 from gendoc.errors import GendocError
 
 BUNDLE = "pagefind"
@@ -193,15 +194,19 @@ def _keep(bundle: Path, kept: Path, key: str) -> None:
 
 
 def _digests(bundle: Path) -> dict[str, str]:
-    """The SHA-256 of every file of a bundle, by path inside it (the manifest left out)."""
-    return {
-        path.relative_to(bundle).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
-        for path in sorted(bundle.rglob("*"))
-        if path.is_file() and path.name != MANIFEST
-    }
+    """The SHA-256 of every file of a bundle, by path inside it (the manifest left out);
+    anything but a folder or a regular file (a link, a pipe) is listed as not one."""
+    found = {}
+    for path in sorted(bundle.rglob("*")):
+        mode = path.lstat().st_mode
+        if path.name == MANIFEST or stat.S_ISDIR(mode):
+            continue
+        name = path.relative_to(bundle).as_posix()
+        found[name] = hashlib.sha256(read_entry(path)).hexdigest() if stat.S_ISREG(mode) else "-"
+    return found
 
 
 def _is_whole(bundle: Path) -> bool:
     """Whether a kept bundle holds exactly the files its manifest lists, byte for byte."""
-    listed = json.loads((bundle / MANIFEST).read_text(encoding="utf-8"))
+    listed = json.loads(read_entry(bundle / MANIFEST))
     return isinstance(listed, dict) and listed == _digests(bundle)
