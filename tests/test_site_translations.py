@@ -85,3 +85,20 @@ def test_nothing_runs_in_chromium(site: Path) -> None:
         browser.close()
     assert "pwned" not in title and dialogs == [] and handlers == 0
     assert "pwned-img" in visible  # shown as text
+
+
+def test_a_broken_site_template_is_one_line(tmp_path: Path) -> None:
+    """A template of the site that fails stops the build with one line naming it, as on the
+    command line, not with mkdocs' traceback."""
+    folder = tmp_path / "templates" / "site"
+    folder.mkdir(parents=True)
+    (folder / "operator.html.j2").write_text('fine\n{{ 1 + "a" }}\n', encoding="utf-8")
+    config = small_project(tmp_path, SCHEMAS[:1], DOMAINS[:1])
+    text = config.read_text(encoding="utf-8")
+    marker = f"      domains: {json.dumps(DOMAINS[:1])}\n"
+    config.write_text(text.replace(marker, f"{marker}      templates: {tmp_path / 'templates'}\n"))
+    done = mkdocs_build(config, tmp_path / "out", tmp_path / "cache")
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    (line,) = [line for line in done.stderr.splitlines() if "operator.html.j2" in line]
+    assert f"{folder / 'operator.html.j2'}:2: TypeError:" in line
