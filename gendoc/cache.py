@@ -4,7 +4,7 @@ Reading the example snippets out of onnx's test-case sources takes longer
 than everything else a build does. They change only when onnx is
 reinstalled, so they are cached under a key made of the onnx version and the
 path, size and modification time of every source file they come from.
-Compiled templates come next; Jinja checks their source's checksum itself.
+Compiled templates come next, each stored with its source's checksum.
 Any problem with the cache (read-only home, corrupt file) silently falls back
 to computing the value again: the cache can make a run faster, never different.
 
