@@ -4,9 +4,17 @@ Reading the example snippets out of onnx's test-case sources takes longer
 than everything else a build does. They change only when onnx is
 reinstalled, so they are cached under a key made of the onnx version and the
 path, size and modification time of every source file they come from.
-Compiled templates come next; Jinja checks their source's checksum itself.
+Compiled templates come next, each stored with its source's checksum.
 Any problem with the cache (read-only home, corrupt file) silently falls back
 to computing the value again: the cache can make a run faster, never different.
+
+Every entry is checked when it is read: bytes that do not decode, or decode
+to a value of the wrong shape, are a miss, and the value computed instead
+replaces the entry, so a damaged cache heals on the next run. The folder is
+created private to the user (0700): compiled templates are Python code that
+gendoc runs, so whoever can write them can run code as the user. Compiled
+templates are only read from a folder that the user owns and nobody else can
+write to.
 """
 
 from __future__ import annotations
@@ -14,15 +22,18 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import marshal
 import os
+import stat
 import tempfile
+import types
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import jinja2
-from jinja2.bccache import Bucket
+from jinja2.bccache import Bucket, bc_magic
 
 T = TypeVar("T")
 
@@ -48,6 +59,42 @@ def fingerprint(label: str, files: Iterable[Path]) -> str:
     return digest.hexdigest()[:32]
 
 
+def private_folder(folder: Path) -> Path:
+    """``folder``, created if missing with permissions for its user alone (0700), and so is
+    each missing folder above it (``mkdir(parents=True)`` would make those 0755)."""
+    missing = [p for p in (folder, *folder.parents) if not p.exists()]
+    for path in reversed(missing):
+        path.mkdir(mode=0o700, exist_ok=True)
+    return folder
+
+
+def is_private(folder: Path) -> bool:
+    """Whether ``folder`` is the user's and nobody else can write to it."""
+    try:
+        st = folder.stat()
+    except OSError:
+        return False
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def read_entry(path: Path) -> bytes:
+    """The bytes of a cache file; ``OSError`` unless it is a regular file.
+
+    A named pipe put in an entry's place would block the read for ever, and a
+    link could make gendoc read (and trust) a file outside the cache: both are
+    misses, like a missing entry. The pipe is opened without blocking.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        return f.read()
+
+
+DECODE_ERRORS = (OSError, ValueError, TypeError, RecursionError)
+"""What reading a damaged entry can raise: each means a miss."""
+
+
 @dataclass(frozen=True)
 class Codec(Generic[T]):
     """How a cached value becomes bytes in a file of the cache, and back.
@@ -69,20 +116,30 @@ JSON: Codec[Any] = Codec(
 
 
 def cached(
-    name: str, key: str, compute: Callable[[], T], codec: Codec[T], *, only_latest: bool = False
+    name: str,
+    key: str,
+    compute: Callable[[], T],
+    codec: Codec[T],
+    *,
+    only_latest: bool = False,
+    valid: Callable[[T], bool] = lambda value: True,
 ) -> T:
     """``compute()``, or its value stored earlier under ``name`` and ``key``.
 
-    With ``only_latest``, storing a value removes the values of other keys under
-    the same name: for large entries that a new key makes useless (a new onnx).
+    A stored value that does not decode, or that ``valid`` rejects, is computed
+    again and replaced. With ``only_latest``, storing a value removes the values
+    of other keys under the same name: for large entries that a new key makes
+    useless (a new onnx).
     """
     folder = cache_dir()
     if folder is None:
         return compute()
     path = folder / f"{name}-{key}{codec.suffix}"
     try:
-        return codec.decode(path.read_bytes())
-    except (OSError, ValueError):
+        stored = codec.decode(read_entry(path))
+        if valid(stored):
+            return stored
+    except DECODE_ERRORS:
         pass
     value = compute()
     with contextlib.suppress(OSError):
@@ -94,14 +151,17 @@ def cached(
     return value
 
 
-def cached_json(name: str, key: str, compute: Callable[[], Any]) -> Any:
-    """``compute()`` for a JSON-able value, or the value stored earlier."""
-    return cached(name, key, compute, JSON)
+def cached_json(
+    name: str, key: str, compute: Callable[[], Any], valid: Callable[[Any], bool]
+) -> Any:
+    """``compute()`` for a JSON-able value, or the value stored earlier if ``valid`` says
+    it has the shape ``compute()`` gives."""
+    return cached(name, key, compute, JSON, valid=valid)
 
 
 def write_entry(path: Path, data: bytes) -> None:
     """Replace one cache file atomically, so a reader never sees half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -113,17 +173,51 @@ def write_entry(path: Path, data: bytes) -> None:
         raise
 
 
-class TemplateCache(jinja2.FileSystemBytecodeCache):
-    """Jinja's compiled templates on disk, as best-effort as the rest of this module."""
+class TemplateCache(jinja2.BytecodeCache):
+    """Jinja's compiled templates on disk, checked before they are trusted.
+
+    Jinja's own file cache unpickles a header and unmarshals the code it finds,
+    so a damaged file is a traceback on every run until it is deleted by hand.
+    Here an entry is the magic of this Python and Jinja, the template's source
+    checksum, a SHA-256 of the code and the marshalled code: anything that
+    does not match (a truncated or damaged file, another template's code,
+    another Python) is a miss, and the template compiled again replaces it.
+    Nothing is read from a folder others could write to: the code runs.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _path(self, bucket: Bucket) -> Path:
+        return self.directory / f"{bucket.key}.cache"
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        with contextlib.suppress(OSError):
-            super().load_bytecode(bucket)
+        code = None
+        with contextlib.suppress(*DECODE_ERRORS):
+            if is_private(self.directory) and is_private(self.directory.parent):
+                code = _code_of(read_entry(self._path(bucket)), bucket.checksum)
+        if code is not None:
+            bucket.code = code
 
     def dump_bytecode(self, bucket: Bucket) -> None:
-        with contextlib.suppress(OSError):
-            os.makedirs(self.directory, exist_ok=True)
-            super().dump_bytecode(bucket)
+        if bucket.code is None:
+            return
+        code = marshal.dumps(bucket.code)
+        header = bc_magic + bucket.checksum.encode() + b"\0" + hashlib.sha256(code).digest()
+        with contextlib.suppress(OSError, ValueError):
+            write_entry(self._path(bucket), header + code)
+
+
+def _code_of(data: bytes, checksum: str) -> types.CodeType | None:
+    """The compiled template in ``data`` if it is whole and of this source, else ``None``."""
+    if not data.startswith(bc_magic):
+        return None
+    stored, _, rest = data[len(bc_magic) :].partition(b"\0")
+    digest, code = rest[:32], rest[32:]
+    if stored != checksum.encode() or hashlib.sha256(code).digest() != digest:
+        return None
+    loaded = marshal.loads(code)
+    return loaded if isinstance(loaded, types.CodeType) else None
 
 
 def template_cache(variant: str) -> TemplateCache | None:
@@ -134,4 +228,4 @@ def template_cache(variant: str) -> TemplateCache | None:
     every expression, for one), so each set-up gets a folder of its own.
     """
     folder = cache_dir()
-    return TemplateCache(str(folder / f"templates-{variant}")) if folder else None
+    return TemplateCache(folder / f"templates-{variant}") if folder else None

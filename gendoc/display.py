@@ -11,9 +11,11 @@ for the context they land in: :func:`md_name` for Markdown text (a name that
 is a plain identifier is left as it is, so the committed references do not
 change; anything else has every character that could open Markdown or HTML
 syntax written as a character reference), :func:`markupsafe.escape` inside
-HTML. Schema prose goes through :meth:`Display.schema_text`, which renders it
-with :mod:`gendoc.schema_markdown` (through an allow-list, never as raw HTML;
-remembered across runs by :mod:`gendoc.schema_html`).
+HTML. Schema prose goes through :meth:`Display.schema_text`, which first cleans
+it (:func:`schema_source`: line endings normalised, control characters and
+references to them dropped, so nothing can end the HTML block it lands in) and
+renders it with :mod:`gendoc.schema_markdown` (through an allow-list, never as
+raw HTML; remembered across runs by :mod:`gendoc.schema_html`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from gendoc import schema_html
 from gendoc.i18n import N_, NP_, translated_args
 from gendoc.model import Attribute, Differentiability, Option, Parameter, Schema, domain_label
 from gendoc.stats import tally
+from gendoc.translated import substitute
 
 if TYPE_CHECKING:
     from gendoc.schema_catalog import SchemaText
@@ -87,6 +90,17 @@ def _reference(match: re.Match[str]) -> str:
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
+# A control character other than a line break or tab, or a character reference to any
+# control character (``&#13;``, ``&#xD;``, ``&NewLine;``...): Markdown readers decode a
+# reference into the character, and a carriage return in the HTML that GitHub reads
+# ends the HTML block the text is in.
+_SOURCE_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+    r"|&#0*(?:[0-9]|[12][0-9]|3[01]|12[7-9]|1[3-5][0-9])(?![0-9]);?"
+    r"|&#[xX]0*(?:[0-9a-fA-F]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])(?![0-9a-fA-F]);?"
+    r"|&(?:Tab|NewLine);"
+)
+
 
 ONNX_DOCS = "https://github.com/onnx/onnx/blob/{ref}/docs/"
 
@@ -122,6 +136,12 @@ def html_text(text: object) -> Markup:
         return text
     escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return Markup(_CONTROL.sub(_reference, escaped))
+
+
+def schema_source(text: str) -> str:
+    """Schema text as every guard after this sees it: line endings made ``\\n`` and every
+    other control character, raw or as a character reference, dropped."""
+    return _SOURCE_CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def table_cell(text: object) -> Markup:
@@ -280,12 +300,16 @@ class Display:
 
         A paragraph with no current translation (missing, or fuzzy because onnx
         changed it) is shown in English, marked, so a stale translation never is.
+        The English text and each translation are cleaned (:func:`schema_source`)
+        before anything else looks at them.
         """
+        text = schema_source(text)
         if self.schema is None:
             return schema_html.html(text, self.docs_base)
         html = []
         for translated, run in groupby(self.schema.paragraphs(text), key=itemgetter(1)):
-            body = schema_html.html("\n\n".join(p for p, _ in run), self.docs_base)
+            shown = schema_source("\n\n".join(p for p, _ in run))
+            body = schema_html.html(shown, self.docs_base)
             if translated:
                 html.append(body)
             else:
@@ -301,7 +325,7 @@ class Display:
         """An audit message (an id and its arguments) for Markdown: the arguments escaped."""
         args = translated_args(message.args, self.gettext)
         args = {k: md_escape(v) if isinstance(v, str) else v for k, v in args.items()}
-        return Markup(self.gettext(message.id).format(**args))
+        return Markup(substitute(self.gettext(message.id), args))
 
     def location(self, finding: Any) -> str:
         """Where a finding is: ``ai.onnx ArgMax-13 output reduced``, in this language."""

@@ -169,7 +169,24 @@ def read_examples(onnx_dir: Path) -> dict[str, list[list[Any]]]:
     root = onnx_dir.joinpath(*_CASES)
     files = _case_files(onnx_dir)
     key = fingerprint(f"examples {root}", files)
-    return cached_json("examples", key, lambda: _scan_examples(root, files))
+    return cached_json("examples", key, lambda: _scan_examples(root, files), _is_examples)
+
+
+def _is_examples(value: Any) -> bool:
+    """Whether a cached value has the shape :func:`_scan_examples` gives."""
+    return isinstance(value, dict) and all(
+        isinstance(name, str)
+        and isinstance(snippets, list)
+        and all(
+            isinstance(s, list)
+            and len(s) == 3
+            and isinstance(s[0], str)
+            and isinstance(s[1], str)
+            and isinstance(s[2], bool)
+            for s in snippets
+        )
+        for name, snippets in value.items()
+    )
 
 
 def examples_of(found: dict[str, list[list[Any]]], ml: bool) -> dict[str, tuple[Example, ...]]:

@@ -10,13 +10,16 @@ catalog falls back to it. A ``--templates`` folder may hold a catalog of the
 same name; it overrides only the messages it translates.
 
 ``.po`` files are compiled in memory when first used, fuzzy entries left
-out, so an outdated translation is never shown.
+out, so an outdated translation is never shown. Every translation is
+checked on the way (:func:`checked`): a catalog is data, and its text can
+neither run code through a placeholder nor add markup its msgid lacks.
 """
 
 from __future__ import annotations
 
 import gettext
 import io
+import re
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -24,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from gendoc.errors import UsageError
 from gendoc.resources import templates_root
+from gendoc.translated import check, neutralised
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -74,7 +78,10 @@ def read_catalog(path: Path, lang: str) -> Catalog:
     try:
         with path.open("rb") as f:
             return read_po(f, locale=locale_of(lang), abort_invalid=True)
-    except (PoFileError, UnicodeDecodeError, ValueError) as exc:
+    except PoFileError as exc:  # Babel counts lines from 0 and says so at the end
+        problem = re.sub(r" on -?\d+$", "", str(exc))
+        raise UsageError(f"{path}:{exc.lineno + 1}: invalid message catalog: {problem}") from None
+    except (UnicodeDecodeError, ValueError, LookupError) as exc:  # LookupError: a charset
         raise UsageError(f"{path}: invalid message catalog: {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read message catalog {path}: {exc.strerror or exc}") from None
@@ -84,13 +91,39 @@ def locale_of(lang: str) -> str:
     return {"zh": "zh_Hans_CN"}.get(lang, lang)
 
 
+def checked(catalog: Catalog, path: Path) -> Catalog:
+    """``catalog`` with every shown translation checked and its markup neutralised.
+
+    A translation whose placeholders are not exactly its msgid's is one line
+    naming the file and entry (see :mod:`gendoc.translated`); fuzzy entries are
+    never shown, so they are left as they are.
+    """
+    for message in catalog:
+        if not message.id or message.fuzzy:
+            continue
+        msgids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            problem = check(msgids, text) if text else None
+            if problem:
+                raise UsageError(f"{path}:{message.lineno}: msgid {_short(msgids[0])}: {problem}")
+        shown = tuple(neutralised(msgids, text) if text else text for text in strings)
+        message.string = shown if isinstance(message.string, tuple) else shown[0]
+    return catalog
+
+
+def _short(text: str) -> str:
+    """A msgid for a one-line message: quoted, escaped, at most 60 characters of it."""
+    return repr(text if len(text) <= 60 else text[:57] + "...")
+
+
 @cache
 def _compiled(path: Path, lang: str, mtime_ns: int) -> bytes:
-    """The ``.mo`` bytes of a catalog, kept per file version for the life of the process."""
+    """The ``.mo`` bytes of a checked catalog, kept per file version for the process's life."""
     from babel.messages.mofile import write_mo
 
     buffer = io.BytesIO()
-    write_mo(buffer, read_catalog(path, lang), use_fuzzy=False)
+    write_mo(buffer, checked(read_catalog(path, lang), path), use_fuzzy=False)
     return buffer.getvalue()
 
 
@@ -109,7 +142,10 @@ def translations(
             mtime = path.stat().st_mtime_ns
         except FileNotFoundError:
             continue
-        found = gettext.GNUTranslations(io.BytesIO(_compiled(path, lang, mtime)))
+        try:
+            found = gettext.GNUTranslations(io.BytesIO(_compiled(path, lang, mtime)))
+        except (ValueError, OSError) as exc:  # a Plural-Forms header gettext cannot read
+            raise UsageError(f"{path}: invalid message catalog: {exc}") from None
         found.add_fallback(chain)
         chain = found
     return chain

@@ -3,15 +3,20 @@
 All layout lives in ``templates/``; this module only picks the template of
 each document, hands it the views and registers the formatting filters.
 A user's ``--templates`` folder is searched first, so any template (and
-any message catalog) can be overridden by a file of the same name.
+any message catalog) can be overridden by a file of the same name. A
+template that does not compile or fails while rendering is one line naming
+its file and line (:func:`template_errors`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from types import TracebackType
 
 import jinja2
 
@@ -97,6 +102,55 @@ _SETTINGS_TEXT = f"{__version__} {sorted(_SETTINGS.items())!r}"
 _SETTINGS_KEY = hashlib.sha256(_SETTINGS_TEXT.encode()).hexdigest()[:12]
 
 
+# What rendering a broken template can raise besides Jinja's own errors: a filter or an
+# operation given a value it cannot take ({{ 1 + "a" }}, {{ x.missing.attr }}).
+_RUNTIME_ERRORS = (
+    jinja2.TemplateError,
+    ArithmeticError,
+    AttributeError,
+    LookupError,
+    TypeError,
+    ValueError,
+    RecursionError,
+)
+
+
+@contextlib.contextmanager
+def template_errors() -> Iterator[None]:
+    """A template that cannot be compiled or fails while rendering is one line naming its
+    file and line (a :class:`UsageError`), gendoc's own templates and a user's alike.
+
+    An error raised outside any template is gendoc's, and goes on as it is.
+    """
+    try:
+        yield
+    except jinja2.TemplateSyntaxError as exc:
+        where = exc.filename or exc.name or "template"
+        raise UsageError(f"{where}:{exc.lineno}: {_one_line(exc.message or str(exc))}") from None
+    except _RUNTIME_ERRORS as exc:
+        found = _template_line(exc.__traceback__)
+        if found is None:
+            raise
+        message = f"{type(exc).__name__}: {_one_line(str(exc))}"
+        raise UsageError(f"{found[0]}:{found[1]}: {message}") from None
+
+
+def _template_line(tb: TracebackType | None) -> tuple[str, int] | None:
+    """The innermost template file and line in a traceback (Jinja rewrites its frames so
+    that they carry the template's file name and line)."""
+    found = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2") or filename.endswith(".html"):
+            found = (filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
 @cache
 def display(options: RenderOptions, onnx_version: str = "") -> Display:
     """The display text of a style and language: labels, and translated schema text."""
@@ -144,7 +198,6 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
     """Render one of the four documents of a reference."""
     part = reference.select(ml=document.ml)
     env = environment(options, reference.onnx_version)
-    template = env.get_template(f"{options.style}/{document.template}")
     context = {
         "reference": part,
         "changelog_file": document.changelog,
@@ -154,7 +207,8 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
         "options": options,
         **STYLES[options.style].context(part, document.kind),
     }
-    return template.render(context)
+    with template_errors():
+        return env.get_template(f"{options.style}/{document.template}").render(context)
 
 
 def render_documents(reference: Reference, options: RenderOptions) -> dict[str, str]:
@@ -168,4 +222,5 @@ def render_report(
 ) -> str:
     """A text report (``diff``, ``audit`` or ``check`` output) from a template in ``cli/``."""
     env = environment(RenderOptions(lang=lang, templates=templates))
-    return env.get_template(template).render(context)
+    with template_errors():
+        return env.get_template(template).render(context)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from babel.messages.catalog import Catalog
 
+from gendoc.display import schema_source
 from gendoc.i18n import catalog_path, read_catalog, update_catalog, write_catalog
 from gendoc.model import Reference, Schema, domain_label
 from gendoc.resources import templates_root
@@ -37,10 +38,11 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 def paragraphs(text: str) -> list[str]:
     """The paragraphs of a schema text, as the catalogs key them.
 
-    The text is dedented as Markdown rendering sees it (``inspect.cleandoc``);
-    blank lines inside a fenced code block do not split it.
+    The text is cleaned and dedented as Markdown rendering sees it
+    (:func:`~gendoc.display.schema_source`, ``inspect.cleandoc``); blank lines
+    inside a fenced code block do not split it.
     """
-    source = inspect.cleandoc(text.replace("\r\n", "\n"))
+    source = inspect.cleandoc(schema_source(text))
     found: list[str] = []
     current: list[str] = []
     in_fence = False

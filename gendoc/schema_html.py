@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import gendoc
-from gendoc.cache import cache_dir, fingerprint, write_entry
+from gendoc.cache import DECODE_ERRORS, cache_dir, fingerprint, read_entry, write_entry
 
 # What the HTML of a text depends on, besides the text: the renderer and its libraries.
 _RENDERER = (
@@ -54,8 +54,8 @@ def _table_file() -> Path | None:
 
 def _read(path: Path) -> dict[str, str]:
     """A stored table, or nothing when it is missing or damaged."""
-    with contextlib.suppress(OSError, ValueError):
-        stored = json.loads(path.read_bytes())
+    with contextlib.suppress(*DECODE_ERRORS):
+        stored = json.loads(read_entry(path))
         if isinstance(stored, dict) and all(isinstance(v, str) for v in stored.values()):
             return stored
     return {}

@@ -110,6 +110,7 @@ MATHML_ATTRIBUTES = frozenset(
     ]
 )
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _LIST_ITEM = re.compile(r"\s*(?:[*+-]|\d+[.)])\s")
 _FENCE = re.compile(r"\s*(```|~~~)")
 
@@ -274,8 +275,9 @@ def markdown(base: str, linkify: bool = True) -> MarkdownIt:
     ``linkify``, for a text that :func:`may_link` says holds no bare URL."""
     md = MarkdownIt("commonmark", {"html": True, "linkify": linkify})
     # No images: a schema may not make a reader's browser fetch anything ("![x](url)"
-    # stays a link); no HTML blocks: the allow-list below works on inline tags only.
-    md.enable(["table", "strikethrough"]).disable(["html_block", "image"])
+    # stays a link); no HTML blocks: the allow-list below works on inline tags only;
+    # no headings: the document's outline is gendoc's, a "# line" in a text stays text.
+    md.enable(["table", "strikethrough"]).disable(["html_block", "image", "heading", "lheading"])
     if linkify:
         md.enable("linkify")
         # Only URLs with a scheme: "Operators.md" must not become a link to Moldova.
@@ -294,10 +296,14 @@ def render_text(text: str, base: str) -> str:
 
     A blank line would end the surrounding HTML block on GitHub and let the
     rest be parsed as Markdown again; an empty comment keeps the line empty
-    to the eye, inside ``<pre>`` too.
+    to the eye, inside ``<pre>`` too. ``text`` comes cleaned of control
+    characters (:func:`gendoc.display.schema_source`); any the parser makes
+    (a percent-encoded one in a link's text, say) is dropped from the HTML,
+    since a carriage return there would end the block just as well.
     """
-    source = end_lists(inspect.cleandoc(text.replace("\r\n", "\n")))
+    source = end_lists(inspect.cleandoc(text.replace("\r\n", "\n").replace("\r", "\n")))
     html = markdown(base, may_link(source)).render(source).strip("\n")
+    html = _CONTROL.sub("", html)
     return "\n".join(line if line.strip() else "<!-- -->" for line in html.split("\n"))
 
 

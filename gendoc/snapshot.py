@@ -11,7 +11,10 @@ gendoc misread a newer file.
 The dataclasses of :mod:`gendoc.model` are the one definition of the
 format: msgspec encodes them and checks every value read back against their
 type hints, naming the JSON path of the first one that does not fit, and
-``snapshot.schema.json`` is generated from them for other tools. Keys are
+``snapshot.schema.json`` is generated from them for other tools. Values the
+types allow but no schema has are refused too: a version below 1, a negative
+count, a control character in a name (or, in prose, other than a line break
+or tab). Keys are
 sorted and every list has a fixed order (schemas by domain, name and
 version; parameters and type constraints in schema order, since their
 position is meaningful; attributes by name), so two snapshots of the same
@@ -20,6 +23,7 @@ schemas are byte-identical.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import sys
@@ -211,6 +215,39 @@ def _check_format(data: Any) -> None:
         )
 
 
+# Fields that are versions (at least 1) or counts (at least 0), and fields that are prose,
+# where a line break or a tab is text; in every other string a control character is refused.
+_VERSIONS = frozenset({"since_version", "function_versions"})
+_COUNTS = frozenset({"min_arity", "min_inputs", "max_inputs", "min_outputs", "max_outputs"})
+_PROSE = frozenset({"doc", "description", "default"})
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_PROSE_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _bad_value(value: Any, path: str, field: str) -> str | None:
+    """What is wrong with one value of a converted snapshot, as "path: problem", or None."""
+    if dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            problem = _bad_value(getattr(value, f.name), f"{path}.{f.name}", f.name)
+            if problem:
+                return problem
+    elif isinstance(value, tuple):
+        for i, item in enumerate(value):
+            problem = _bad_value(item, f"{path}[{i}]", field)
+            if problem:
+                return problem
+    elif isinstance(value, str):
+        found = (_PROSE_CONTROL if field in _PROSE else _CONTROL).search(value)
+        if found:
+            return f"{path}: holds the control character U+{ord(found.group()):04X}"
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if field in _VERSIONS and value < 1:
+            return f"{path}: a version is at least 1, not {value}"
+        if field in _COUNTS and value < 0:
+            return f"{path}: a count is at least 0, not {value}"
+    return None
+
+
 def from_data(data: Any) -> Reference:
     """Rebuild a Reference from parsed snapshot JSON; raise UsageError naming the bad value."""
     try:
@@ -219,6 +256,9 @@ def from_data(data: Any) -> Reference:
             raise _Invalid(problem)
         _check_format(data)
         snapshot = _convert(data, Snapshot)
+        problem = _bad_value(snapshot, "$", "")
+        if problem:
+            raise _Invalid(problem)
         _check_unique(snapshot.schemas)
     except _Invalid as exc:
         raise UsageError(str(exc)) from None

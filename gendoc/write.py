@@ -9,7 +9,10 @@ so its modification time stays and build systems see nothing new.
 Runs that cannot clean up after themselves (``kill -9``, a power cut) are
 finished by the next one: before the first rename, the list of renames is
 written to a journal in the folder; the next build completes those renames
-and removes temporary files of its own naming pattern. ``gendoc check``
+and removes temporary files of its own naming pattern. A journal is data
+read from the folder: it may only move gendoc's own temporary files onto
+the documents being written, and any other entry refuses it before a file
+is touched. ``gendoc check``
 reports such leftovers instead of calling the folder up to date. Only
 regular files are ever read or replaced: a named pipe, a device or a link
 in place of a document is refused, since reading a pipe would hang and
@@ -22,6 +25,7 @@ import errno
 import glob
 import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -182,34 +186,61 @@ def _journal_entries(data: bytes) -> list[tuple[str, str]]:
     return [(tmp, target) for tmp, target in entries]
 
 
-def _plain_name(name: str) -> bool:
-    return bool(name) and name not in (".", "..") and "/" not in name and "\0" not in name
+def _own_temp_file(name: str, target: str) -> bool:
+    """Whether ``name`` is one of this writer's temporary files for ``target``
+    (``tempfile.mkstemp`` names them with lower-case letters, digits and ``_``)."""
+    return re.fullmatch(rf"\.{re.escape(target)}\.[a-z0-9_]+\.tmp", name) is not None
 
 
-def _roll_forward(out_dir: Path) -> None:
-    """Finish the renames of a build that was killed between them, then drop its journal."""
+def _journal_renames(out_dir: Path, documents: Iterable[str]) -> list[tuple[Path, Path]]:
+    """The renames a journal asks for, every one checked before any is made.
+
+    A journal is read from the folder, so it is data like any input: it may
+    only move one of this writer's temporary files (``.<document>.<random>.tmp``)
+    onto one of the documents being written, both regular files in ``out_dir``.
+    Anything else refuses the whole journal, with no file touched.
+    """
     journal = out_dir / JOURNAL
     data = read_regular_file(journal)
     if data is None:
-        return
+        return []
     try:
-        renames = _journal_entries(data)
+        entries = _journal_entries(data)
     except (ValueError, UnicodeDecodeError) as exc:
         raise WriteError(f"{journal} is damaged ({exc}); delete it and build again") from None
-    for tmp_name, target_name in renames:
-        if not (_plain_name(tmp_name) and _plain_name(target_name)):
-            raise WriteError(f"{journal} names a file outside {out_dir}; delete it and build again")
+    allowed = set(documents)
+    renames = []
+    for tmp_name, target_name in entries:
+        if target_name not in allowed:
+            raise WriteError(
+                f"{journal} would replace {target_name!r}, which is not a document gendoc "
+                "writes there; delete the journal and build again"
+            )
+        if not _own_temp_file(tmp_name, target_name):
+            raise WriteError(
+                f"{journal} would move {tmp_name!r}, which is not a temporary file of "
+                f"gendoc's, onto {target_name}; delete the journal and build again"
+            )
         tmp, target = out_dir / tmp_name, out_dir / target_name
         if os.path.lexists(tmp):
             _refuse_special(tmp, os.lstat(tmp).st_mode)
             read_regular_file(target)  # refuses a pipe, device or link put in the target's place
-            os.replace(tmp, target)
-    journal.unlink()
+            renames.append((tmp, target))
+    return renames
+
+
+def _roll_forward(out_dir: Path, documents: Iterable[str]) -> None:
+    """Finish the renames of a build that was killed between them, then drop its journal."""
+    renames = _journal_renames(out_dir, documents)
+    for tmp, target in renames:
+        os.replace(tmp, target)
+    (out_dir / JOURNAL).unlink(missing_ok=True)
 
 
 def _recover(out_dir: Path, names: Iterable[str]) -> None:
     """Clear what a killed run left: finish its renames, remove its temporary files."""
-    _roll_forward(out_dir)
+    names = list(names)
+    _roll_forward(out_dir, names)
     for tmp in _temp_files(out_dir, names):
         tmp.unlink(missing_ok=True)
 

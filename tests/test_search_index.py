@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("pagefind")
 
 from gendoc.site import search_index
-from gendoc.site.search_index import BUNDLE, ENTRY, index_site
+from gendoc.site.search_index import BUNDLE, ENTRY, MANIFEST, index_site
 
 PAGES = {
     "index.html": ("en", "Home", "Welcome to the reference."),
@@ -108,7 +108,7 @@ def test_a_restored_index_is_the_bundle_a_run_writes_and_shares_its_files(
     index_site(first, cache)
     written = every_file(first / BUNDLE)
     (kept,) = (cache / "search-index").iterdir()
-    assert every_file(kept) == written
+    assert every_file(kept) == {**written, MANIFEST: (kept / MANIFEST).read_bytes()}
 
     again = make_site(tmp_path / "again")
     index_site(again, None)  # Pagefind once more, without the cache: the same bytes
@@ -137,7 +137,8 @@ def test_a_cache_on_another_file_system_gets_copies(
     index_site(first, cache)
     index_site(restored, cache)
     (kept,) = (cache / "search-index").iterdir()
-    assert every_file(restored / BUNDLE) == every_file(kept) == every_file(first / BUNDLE)
+    kept_files = {k: v for k, v in every_file(kept).items() if k != MANIFEST}
+    assert every_file(restored / BUNDLE) == kept_files == every_file(first / BUNDLE)
     assert not (restored / BUNDLE / ENTRY).samefile(kept / ENTRY)
 
 
@@ -159,3 +160,30 @@ def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
         assert "total" in fragments(site)["/operators/Add.html"]["content"]
         assert every_file(kept) == before
     assert os.listdir(cache / "search-index") == [kept.name]
+
+
+@pytest.mark.parametrize("damage", ["changed", "cut short", "removed", "added", "no manifest"])
+def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, damage: str) -> None:
+    """A kept bundle is restored only as it was kept: a damaged one, or one whose script was
+    rewritten, would otherwise be served with every later build."""
+    cache = tmp_path / "cache"
+    first = make_site(tmp_path / "first")
+    index_site(first, cache)
+    written = every_file(first / BUNDLE)
+    (kept,) = (cache / "search-index").iterdir()
+    script = kept / "pagefind.js"
+    if damage == "changed":
+        script.write_text("alert('planted')")  # through the link: the first site's too
+    elif damage == "cut short":
+        script.write_bytes(written["pagefind.js"][:10])
+    elif damage == "removed":
+        script.unlink()
+    elif damage == "added":
+        (kept / "extra.js").write_text("alert('planted')")
+    else:
+        (kept / MANIFEST).unlink()
+    restored = make_site(tmp_path / "restored")
+    index_site(restored, cache)
+    assert every_file(restored / BUNDLE) == written
+    (healed,) = (cache / "search-index").iterdir()
+    assert every_file(healed) == {**written, MANIFEST: (healed / MANIFEST).read_bytes()}

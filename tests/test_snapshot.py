@@ -277,6 +277,34 @@ BAD_FILES = {
         _with_raw(("schemas", 0, "name"), "null"),
         "$.schemas[0].name: expected `str`, got `null`",
     ),
+    "negative-version": (
+        _with_raw(("schemas", 1, "since_version"), "-3"),
+        "$.schemas[1].since_version: a version is at least 1, not -3",
+    ),
+    "version-zero": (
+        _with_raw(("schemas", 0, "since_version"), "0"),
+        "$.schemas[0].since_version: a version is at least 1, not 0",
+    ),
+    "negative-count": (
+        _with_raw(("schemas", 0, "min_inputs"), "-1"),
+        "$.schemas[0].min_inputs: a count is at least 0, not -1",
+    ),
+    "nul-in-a-name": (
+        _with_raw(("schemas", 0, "name"), '"Con\\u0000cat"'),
+        "$.schemas[0].name: holds the control character U+0000",
+    ),
+    "line-break-in-a-name": (
+        _with_raw(("schemas", 0, "inputs", 0, "name"), '"x\\n# heading"'),
+        "$.schemas[0].inputs[0].name: holds the control character U+000A",
+    ),
+    "carriage-return-in-prose": (
+        _with_raw(("schemas", 1, "doc"), '"one\\r\\rtwo"'),
+        "$.schemas[1].doc: holds the control character U+000D",
+    ),
+    "escape-in-the-onnx-version": (
+        _with_raw(("onnx_version",), '"1.2\\u001b[31m"'),
+        "$.onnx_version: holds the control character U+001B",
+    ),
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from gendoc import lock, write
 from gendoc.errors import GendocError
 from gendoc.write import write_documents
+from tests.helpers import run_gendoc
 
 
 def test_writes_new_and_changed_files_only(tmp_path: Path) -> None:
@@ -116,7 +118,7 @@ def test_next_build_finishes_the_renames_and_removes_stale_temp_files(tmp_path: 
 
 def test_a_journal_naming_files_elsewhere_is_refused(tmp_path: Path) -> None:
     (tmp_path / write.JOURNAL).write_text('[["../outside.tmp", "a.md"]]')
-    with pytest.raises(write.WriteError, match="names a file outside"):
+    with pytest.raises(write.WriteError, match="not a temporary file of gendoc's"):
         write_documents(tmp_path, {"a.md": "x\n"})
     (tmp_path / write.JOURNAL).write_text("[[1, 2]")
     with pytest.raises(write.WriteError, match="is damaged"):
@@ -143,3 +145,52 @@ def test_a_busy_folder_times_out_with_one_line(
     monkeypatch.setenv(lock.TIMEOUT_VARIABLE, "soon")
     with pytest.raises(GendocError, match="must be a number of seconds"):
         write_documents(tmp_path, {"a.md": "new\n"})
+
+
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [["notes.txt", "Operators.md"]],  # moves a file of the user's onto a document
+        [[".Operators.md.abc_123.tmp", "README-keep.md"]],  # replaces a file gendoc never wrote
+        [[".README-keep.md.abc_123.tmp", "Operators.md"]],  # another file's temporary file
+        [[".Operators.md.abc_123.tmp", "Operators.md"], ["notes.txt", "Changelog.md"]],
+        [[".Operators.md.abc_123.tmp", "."]],
+        [["..", "Operators.md"]],
+    ],
+)
+def test_a_journal_may_only_finish_gendocs_own_renames(tmp_path: Path, entries: list) -> None:
+    """A crafted journal is refused whole, before any file is touched."""
+    files = {
+        "README-keep.md": "keep\n",
+        "notes.txt": "notes\n",
+        "Operators.md": "old operators\n",
+        "Changelog.md": "old changelog\n",
+        ".Operators.md.abc_123.tmp": "new operators\n",
+        ".README-keep.md.abc_123.tmp": "overwritten\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / write.JOURNAL).write_text(json.dumps(entries))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    documents = {"Operators.md": "new\n", "Changelog.md": "new\n"}
+    with pytest.raises(write.WriteError) as refused:
+        write_documents(tmp_path, documents)
+    assert "\n" not in str(refused.value) and refused.value.exit_code == 2
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_a_journal_of_gendocs_own_renames_is_finished(tmp_path: Path) -> None:
+    (tmp_path / ".Operators.md.abc_123.tmp").write_text("new operators\n")
+    (tmp_path / "Operators.md").write_text("old\n")
+    (tmp_path / write.JOURNAL).write_text('[[".Operators.md.abc_123.tmp", "Operators.md"]]')
+    assert write_documents(tmp_path, {"Operators.md": "new operators\n"}) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Operators.md"]
+
+
+def test_build_refuses_a_crafted_journal_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("notes\n")
+    (tmp_path / write.JOURNAL).write_text('[["notes.txt", "Operators.md"]]')
+    result = run_gendoc("build", "--out", str(tmp_path))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "Operators.md" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [write.JOURNAL, "notes.txt"]

@@ -75,7 +75,7 @@ settings=DEFAULT_SETTINGS)``
     ``name``; ``str()`` gives ``"input X"``) or ``None``. ``text`` is a
     :class:`Message`: ``message_id`` is the English template (a gettext
     message id), ``args`` its arguments, ``message`` the English text; a
-    translated page shows ``gettext(f.message_id).format(**f.args)``.
+    translated page fills ``gettext(f.message_id)`` with ``f.args``.
 
 ``RULES``
     The catalogue of :class:`Rule` objects by id (``GD001``...), each with

@@ -4,8 +4,9 @@ A report is read in English on a terminal and in Chinese on the site, so no
 finding, rule title or reason carries a finished sentence. It carries a
 :class:`Message`: the English template, which is also its gettext message
 id, and the plain values for its placeholders. English output formats the
-template as it is; a translated page formats ``gettext(message.id)`` with
-the same arguments.
+template as it is; a translated page fills ``gettext(message.id)`` with
+the same arguments (:func:`gendoc.translated.substitute`: names only, never
+``str.format`` on a translator's text).
 
 Every template is written in the source as ``N_("...")``, so that
 ``pybabel extract -k N_ gendoc/audit`` finds them all without running the
@@ -14,13 +15,13 @@ audit.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TypeAlias
 
 from gendoc.i18n import N_, translated_args
+from gendoc.translated import fields, substitute
 
 __all__ = ["N_", "Arg", "Message", "placeholders", "renamed", "say"]
 
@@ -30,10 +31,8 @@ Arg: TypeAlias = str | int | float
 
 @cache
 def placeholders(template: str) -> frozenset[str]:
-    """The names of the fields of a ``str.format`` template: ``{old} in {before}``."""
-    return frozenset(
-        field for _, field, _, _ in string.Formatter().parse(template) if field is not None
-    )
+    """The names of the fields of a template: ``{old} in {before}``."""
+    return frozenset(name for name, _ in fields(template, "brace"))
 
 
 @dataclass(frozen=True)
@@ -65,8 +64,8 @@ class Message:
     def format(self, translate: Callable[[str], str] | None = None) -> str:
         """The message in the language of ``translate`` (a gettext function); English without."""
         if translate is None:
-            return self.id.format(**self.args)
-        return translate(self.id).format(**translated_args(self.args, translate))
+            return substitute(self.id, self.args)
+        return substitute(translate(self.id), translated_args(self.args, translate))
 
     @property
     def text(self) -> str:

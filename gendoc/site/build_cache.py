@@ -17,7 +17,9 @@ So a key can only match when the result would be the same bytes: the site
 is identical with and without the cache, only faster. A conversion that
 logged anything (a broken link, say) is not kept, so that a rebuild reports
 it again. The store is one JSON file, rewritten at the end of a build that
-added anything, with only the entries that build used.
+added anything, with only the entries that build used. An entry is checked
+when it is read: one of the wrong shape (a damaged or foreign file) is a miss,
+rendered again and replaced.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 import gendoc
-from gendoc.cache import cache_dir, fingerprint, write_entry
+from gendoc.cache import DECODE_ERRORS, cache_dir, fingerprint, read_entry, write_entry
 from gendoc.site.content import templates_key
 from gendoc.site.pages import SiteContent
 from gendoc.site.rendered import Rendered
@@ -114,14 +116,21 @@ class Store:
         if self.entries is None:
             self.entries = {}
             if self.path is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    self.entries = json.loads(self.path.read_text(encoding="utf-8"))
+                with contextlib.suppress(*DECODE_ERRORS):
+                    stored = json.loads(read_entry(self.path))
+                    if isinstance(stored, dict):
+                        self.entries = stored
         return self.entries
 
-    def get(self, key: str) -> Any:
+    def get(self, key: str, valid: Callable[[Any], bool]) -> Any:
+        """The entry of ``key`` if there is one and ``valid`` accepts it, else ``None``."""
         value = self.used.get(key, self._all().get(key))
-        if value is not None:
-            self.used[key] = value
+        try:
+            if value is None or not valid(value):
+                return None
+        except RecursionError:  # nested deeper than any page's table of contents
+            return None
+        self.used[key] = value
         return value
 
     def put(self, key: str, value: Any) -> None:
@@ -153,7 +162,7 @@ def site_store(folder: Path | None, lang: str) -> Store:
 
 def stored_render(store: Store, key: str, render: Callable[[], Rendered]) -> Rendered:
     """A generated page: from the store, else rendered and stored."""
-    kept = store.get(key)
+    kept = store.get(key, _is_rendered)
     if kept is not None:
         text, toc = kept
         return Rendered(text, None if toc is None else tuple(toc))
@@ -194,9 +203,8 @@ def convert_with_store(store: Store, page: Page, site_key: str) -> None:
 
     def render(config: MkDocsConfig, files: Files) -> None:
         key = digest("html", site_key, page.file.src_uri, page.markdown or "")
-        kept = store.get(key)
-        if kept is not None:
-            _restore(page, kept, files)
+        kept = store.get(key, _is_snapshot)
+        if kept is not None and _restore(page, kept, files):
             return
         with _counting([logging.getLogger("mkdocs"), logging.getLogger()]) as counter:
             convert(config, files)
@@ -219,15 +227,72 @@ def _snapshot(page: Page) -> dict[str, Any]:
     }
 
 
-def _restore(page: Page, kept: dict[str, Any], files: Files) -> None:
+def _restore(page: Page, kept: dict[str, Any], files: Files) -> bool:
+    """Put a stored conversion back on ``page``; ``False`` (and ``page`` untouched) when it
+    links to a file this site does not have."""
+    links = None
+    if kept["links"] is not None and logging.getLogger("mkdocs").getEffectiveLevel() > 10:
+        links = {files.get_file_from_path(src_uri): anchors for src_uri, anchors in kept["links"]}
+        if None in links:
+            return False
     page.content = kept["content"]
     page.toc = get_toc(kept["toc"])
     page._title_from_render = kept["title"]
     page.present_anchor_ids = set(kept["anchors"])
-    if kept["links"] is not None and logging.getLogger("mkdocs").getEffectiveLevel() > 10:
-        page.links_to_anchors = {
-            files.get_file_from_path(src_uri): anchors for src_uri, anchors in kept["links"]
-        }
+    if links is not None:
+        page.links_to_anchors = links
+    return True
+
+
+def _is_toc(tokens: Any) -> bool:
+    """Whether ``tokens`` is a table of contents as ``get_toc`` reads it."""
+    return isinstance(tokens, list) and all(
+        isinstance(t, dict)
+        and isinstance(t.get("level"), int)
+        and isinstance(t.get("id"), str)
+        and isinstance(t.get("name"), str)
+        and _is_toc(t.get("children"))
+        for t in tokens
+    )
+
+
+def _is_strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _is_rendered(value: Any) -> bool:
+    """Whether a stored page has the shape :func:`stored_render` stores."""
+    return (
+        isinstance(value, list)
+        and len(value) == 2
+        and isinstance(value[0], str)
+        and (value[1] is None or _is_toc(value[1]))
+    )
+
+
+def _is_link(link: Any) -> bool:
+    """``[src_uri, {anchor: anchor}]``: a page linked to and the anchors linked there."""
+    return (
+        isinstance(link, list)
+        and len(link) == 2
+        and isinstance(link[0], str)
+        and isinstance(link[1], dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in link[1].items())
+    )
+
+
+def _is_snapshot(value: Any) -> bool:
+    """Whether a stored conversion has the shape :func:`_snapshot` stores."""
+    if not isinstance(value, dict) or set(value) != {"content", "toc", "title", "anchors", "links"}:
+        return False
+    links = value["links"]
+    return (
+        isinstance(value["content"], str)
+        and _is_toc(value["toc"])
+        and (value["title"] is None or isinstance(value["title"], str))
+        and _is_strings(value["anchors"])
+        and (links is None or (isinstance(links, list) and all(map(_is_link, links))))
+    )
 
 
 def _toc_tokens(page: Page) -> list[dict[str, Any]]:

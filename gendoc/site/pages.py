@@ -33,6 +33,7 @@ from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.i18n import translations
 from gendoc.model import Operator, Reference
+from gendoc.render import template_errors
 from gendoc.resources import templates_root
 from gendoc.site import coverage, evidence_pages
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
@@ -180,14 +181,15 @@ class SiteContent:
         key = (path, lang)
         if key not in self._rendered:
             spec = self.pages[path]
-            template = self.env(lang).get_template(spec.template)
-            if spec.template.endswith(".html.j2"):
-                title = translations(lang, self.templates).gettext(PERMALINK_TITLE)
-                headings = Headings(title)
-                text = template.render(self._context(spec, lang, headings))
-                self._rendered[key] = headings.finish(text)
-            else:
-                self._rendered[key] = Rendered(template.render(self._context(spec, lang)))
+            with template_errors():
+                template = self.env(lang).get_template(spec.template)
+                if spec.template.endswith(".html.j2"):
+                    title = translations(lang, self.templates).gettext(PERMALINK_TITLE)
+                    headings = Headings(title)
+                    text = template.render(self._context(spec, lang, headings))
+                    self._rendered[key] = headings.finish(text)
+                else:
+                    self._rendered[key] = Rendered(template.render(self._context(spec, lang)))
         return self._rendered[key]
 
     def _context(
@@ -231,9 +233,9 @@ class SiteContent:
     def footer(self, lang: str) -> Markup:
         """The footer's lines of a language, for the theme (``partials/copyright.html``)."""
         if lang not in self._footers:
-            template = self.env(lang).get_template(FOOTER)
             context = {"reference": self.reference, "site": self, "lang": lang}
-            self._footers[lang] = Markup(template.render(context))
+            with template_errors():
+                self._footers[lang] = Markup(self.env(lang).get_template(FOOTER).render(context))
         return self._footers[lang]
 
     def evidence_page_of(self, op: Operator) -> str | None:

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
@@ -272,9 +273,20 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     on_files = CombinedEvent(_add_files, _fill_files)
 
     def _render(self, lang: str, path: str) -> Rendered:
-        return stored_render(
-            self.store, digest(self.pages_key, lang, path), partial(self.content.render, path, lang)
-        )
+        try:
+            return stored_render(
+                self.store,
+                digest(self.pages_key, lang, path),
+                partial(self.content.render, path, lang),
+            )
+        except GendocError as exc:  # a broken template: one line naming its file and line
+            raise PluginError(f"gendoc: {exc}") from None
+
+    def _footer(self, lang: str) -> Markup:
+        try:
+            return self.content.footer(lang)
+        except GendocError as exc:
+            raise PluginError(f"gendoc: {exc}") from None
 
     def on_pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> Page:
         """A generated page is rendered now; one written as HTML is taken in as it is."""
@@ -332,7 +344,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         give the theme gendoc's footer (see partials/copyright.html)."""
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
-        env.globals["gendoc_footer"] = self.content.footer
+        env.globals["gendoc_footer"] = self._footer
 
     def _list_domains(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""

@@ -6,7 +6,10 @@ its own version and its arguments, so the bundle it writes is kept in the
 cache folder under a hash of those, and a build whose HTML is byte for byte
 the last indexed set restores the bundle instead of running Pagefind. Only
 the newest bundle is kept: a site has one index, and an old one is never
-asked for again once its pages changed.
+asked for again once its pages changed. A kept bundle carries the SHA-256 of
+each of its files; one with a file missing, added or changed (a damaged
+cache, or a page's script rewritten in place) is not restored: Pagefind
+runs again and its bundle replaces the kept one.
 
 Keeping and restoring link the files instead of copying them: the site's
 bundle and the kept one are hard links to the same files (copies where the
@@ -43,16 +46,20 @@ import hashlib
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
+from gendoc.cache import private_folder, read_entry
 from gendoc.errors import GendocError
 
 BUNDLE = "pagefind"
 ENTRY = "pagefind-entry.json"
+MANIFEST = ".gendoc-manifest.json"
+"""Beside a kept bundle's files: their SHA-256, checked before the bundle is restored."""
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
 # without permalink signs, without the older versions and diffs that repeat the newest one, and
@@ -111,10 +118,17 @@ def index_site(site: Path, cache: Path | None) -> None:
     shutil.rmtree(target, ignore_errors=True)  # links to a kept bundle: never written into
     if kept is not None and (kept / key).is_dir():
         try:
-            shutil.copytree(kept / key, target, copy_function=_share)
-            return
-        except OSError:  # removed meanwhile by another build: index the site after all
-            shutil.rmtree(target, ignore_errors=True)
+            if _is_whole(kept / key):
+                shutil.copytree(
+                    kept / key,
+                    target,
+                    copy_function=_share,
+                    ignore=shutil.ignore_patterns(MANIFEST),
+                )
+                return
+        except (OSError, ValueError):  # removed meanwhile, or a damaged manifest
+            pass
+        shutil.rmtree(target, ignore_errors=True)  # a damaged bundle is indexed again
     run_pagefind(site, marked)
     if kept is not None:
         _keep(target, kept, key)
@@ -167,11 +181,32 @@ def _share(source: str, target: str) -> None:
 def _keep(bundle: Path, kept: Path, key: str) -> None:
     """Store ``bundle`` as the only kept index; a failure leaves the cache without one."""
     with contextlib.suppress(OSError):
-        kept.mkdir(parents=True, exist_ok=True)
+        private_folder(kept)
         staging = Path(tempfile.mkdtemp(dir=kept, prefix=".tmp-"))
         shutil.copytree(bundle, staging / BUNDLE, copy_function=_share)
+        manifest = json.dumps(_digests(staging / BUNDLE), sort_keys=True)
+        (staging / BUNDLE / MANIFEST).write_text(manifest, encoding="utf-8")
         for old in kept.iterdir():
             if old != staging:
                 shutil.rmtree(old, ignore_errors=True)
         (staging / BUNDLE).rename(kept / key)
         staging.rmdir()
+
+
+def _digests(bundle: Path) -> dict[str, str]:
+    """The SHA-256 of every file of a bundle, by path inside it (the manifest left out);
+    anything but a folder or a regular file (a link, a pipe) is listed as not one."""
+    found = {}
+    for path in sorted(bundle.rglob("*")):
+        mode = path.lstat().st_mode
+        if path.name == MANIFEST or stat.S_ISDIR(mode):
+            continue
+        name = path.relative_to(bundle).as_posix()
+        found[name] = hashlib.sha256(read_entry(path)).hexdigest() if stat.S_ISREG(mode) else "-"
+    return found
+
+
+def _is_whole(bundle: Path) -> bool:
+    """Whether a kept bundle holds exactly the files its manifest lists, byte for byte."""
+    listed = json.loads(read_entry(bundle / MANIFEST))
+    return isinstance(listed, dict) and listed == _digests(bundle)
