@@ -43,7 +43,8 @@ def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Referen
     # Each source's column says, on hover, what it ran: the torch call and release, the builder.
     torch = load_record()["torch"]
     assert f'<span title="torch.clamp(input, min, max) (torch {torch})">pytorch</span>' in english
-    assert '<span title="GetClipGradient for Clip, onnxruntime 1.17.0' in english
+    ort = "GetClipGradient for Clip, onnxruntime v1.19.2 (commit ffceed9d44f2)"
+    assert f'<span title="{ort}' in english
     assert '<span title="stop-gradient edge">refused</span>' in english
     assert '<span title="stop-gradient edge">拒绝求导</span>' in chinese
     assert "综合结论" in chinese
