@@ -11,7 +11,7 @@ DOCS_DIR := docs
 $(STAMP): pyproject.toml constraints/site.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints/site.txt -e ".[onnx,site,browser,test]"
+	$(BIN)/python -m pip install --quiet -c constraints/site.txt -e ".[onnx,site,browser,test,evidence]"
 	touch $(STAMP)
 
 setup: $(STAMP)

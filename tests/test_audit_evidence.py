@@ -1,8 +1,10 @@
 """`gendoc audit --evidence`: one verdict per parameter from every source, with and without torch.
 
 Expected verdicts are the documented behaviour of the sources: torch's
-``native_batch_norm`` refuses ``running_mean`` (its error message), and
-onnxruntime's stop-gradient table lists BatchNormalization's inputs 3 and 4.
+``native_batch_norm`` refuses ``running_mean`` (its error message),
+onnxruntime's stop-gradient table lists BatchNormalization's inputs 3 and 4,
+and onnx-ad's forward mode refuses them as "statistics, not differentiable
+operands" (its BatchNormalization rule).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 
 import pytest
 
-from gendoc.audit import RULES, AuditOptions, Severity, audit
+from gendoc.audit import RULES, AuditOptions, Severity, audit, weigh
 from gendoc.audit.command import ReportFormat, run
 from gendoc.audit.report import format_markdown, format_text
 from gendoc.evidence.sources import TORCH_MISSING
@@ -53,14 +55,16 @@ def test_two_agreeing_sources_contradicting_a_tag_make_an_error(reference: Refer
     assert not [f for f in report.findings if str(f.parameter) == "input scale" and f.version == 15]
 
 
-def test_without_torch_a_single_source_stays_info_and_says_why(
+def test_without_torch_the_other_sources_decide_and_torch_says_why(
     reference: Reference, no_torch: None
 ) -> None:
     report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
     found = _finding(report, "BatchNormalization", 15, "input input_mean")
-    assert (found.rule, found.severity) == ("GD202", Severity.INFO)
+    assert (found.rule, found.severity) == ("GD201", Severity.ERROR)
     votes = {v.source: (v.verdict, v.detail) for v in found.evidence}
     assert votes["pytorch"] == ("unavailable", TORCH_MISSING)
+    assert votes["onnxruntime"] == ("refused", "stop-gradient edge")
+    assert votes["onnx-ad"][0] == "refused" and "statistics" in votes["onnx-ad"][1]
     assert dict(report.sources)["pytorch"] == f"unavailable: {TORCH_MISSING}"
 
 
@@ -78,25 +82,45 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
     judged = {(f.op, f.version, f.parameter.name) for f in report.findings if f.rule >= "GD2"}
     assert set(undefined) <= judged
     abs_x = _finding(report, "Abs", 6, "input X")
-    assert (abs_x.rule, abs_x.suggested.value) == ("GD205", "differentiable")  # onnxruntime alone
+    # onnxruntime's builder and onnx-ad's adjoint, without torch
+    assert (abs_x.rule, abs_x.suggested.value) == ("GD204", "differentiable")
     loop = _finding(report, "Loop", 1, "input M")
     assert (loop.rule, loop.suggested, loop.message) == ("GD205", None, "undefined; no evidence")
     reasons = {v.source: v.detail for v in loop.evidence}
     assert reasons == {
         "pytorch": TORCH_MISSING,
         "onnxruntime": "no gradient builder for Loop",
+        "onnx-ad": "no backend test case fits this version",
         "finite-differences": "finite differences were not requested (--numeric)",
     }
 
 
-def test_a_framework_refusal_outranks_a_slope_as_an_info_note(reference: Reference) -> None:
+def test_a_framework_refusal_outranks_a_slope_as_an_info_note(
+    reference: Reference, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """torch refuses NegativeLogLikelihoodLoss's weight, finite differences find a slope.
+    onnx-ad differentiates the operator and finds a gradient: that outranks torch's refusal
+    (rule 1). Without onnx-ad the refusal outranks the slope (rule 2): an info note."""
     pytest.importorskip("torch")
-    report = audit(
-        reference,
-        AuditOptions(ops=["NegativeLogLikelihoodLoss"], numeric=True, evidence=True, jobs=1),
-    )
     loss = "NegativeLogLikelihoodLoss"
+    options = AuditOptions(ops=[loss], numeric=True, evidence=True, jobs=1)
     newest = max(s.since_version for s in reference.schemas if s.name == loss)
+    report = audit(reference, options)
+    found = _finding(report, loss, newest, "input weight")
+    assert (found.rule, found.suggested.value) == ("GD201", "differentiable")
+    votes = {v.source: v.verdict for v in found.evidence}
+    assert votes == {
+        "pytorch": "refused",
+        "onnxruntime": "unavailable",
+        "onnx-ad": "gradient",
+        "finite-differences": "gradient",
+    }
+
+    every = weigh.default_sources
+    monkeypatch.setattr(
+        weigh, "default_sources", lambda: [s for s in every() if s.name != "onnx-ad"]
+    )
+    report = audit(reference, options)
     found = _finding(report, loss, newest, "input weight")
     assert (found.rule, found.severity) == ("GD203", Severity.INFO)
     assert "treat this input as a hyperparameter" in found.message
@@ -119,8 +143,10 @@ def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torc
     assert [s["source"] for s in data["sources"]] == [
         "pytorch",
         "onnxruntime",
+        "onnx-ad",
         "finite-differences",
     ]
+    assert data["sources"][2]["status"].startswith("onnx-ad 0.3.0, reverse mode on ")
     clip1 = next(f for f in data["findings"] if (f["version"], f["name"]) == (1, "input"))
     assert clip1["suggested"] == "differentiable"
     assert clip1["evidence"][1] == {
@@ -139,11 +165,11 @@ def test_text_and_markdown_show_the_verdict_in_both_languages(
     report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
     text = format_text(report, "zh")
     assert (
-        "提示 GD202 ai.onnx BatchNormalization-15 输入 input_mean: "
-        "标为可微，但有一个来源建议不可微：onnxruntime"
+        "错误 GD201 ai.onnx BatchNormalization-15 输入 input_mean: "
+        "标为可微，但 2 个独立来源一致认为是不可微：onnxruntime, onnx-ad"
     ) in text
     assert f"证据来源 pytorch：unavailable: {TORCH_MISSING}" in text
     markdown = format_markdown(report, "en")
     assert "## Evidence sources" in markdown
-    assert "one source suggests non-differentiable: onnxruntime" in markdown
+    assert "2 independent sources agree on non-differentiable: onnxruntime, onnx-ad" in markdown
     assert "## 证据来源" in format_markdown(report, "zh")

@@ -24,7 +24,7 @@ Interface
     framework explicitly does not differentiate it), ``NOT_APPLICABLE``,
     ``UNAVAILABLE`` (package missing, no mapping, no data).
 ``default_sources()`` (:mod:`gendoc.evidence.sources`)
-    ``[pytorch, onnxruntime]``. PyTorch is imported only when installed
+    ``[pytorch, onnxruntime, onnx-ad]``. PyTorch is imported only when installed
     (extra ``gendoc[torch]``); otherwise it answers ``UNAVAILABLE`` "torch is
     not installed".
 ``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric`)
@@ -40,16 +40,11 @@ Sources
 -------
 ``pytorch`` (:mod:`gendoc.evidence.torch_source`, table in
 :mod:`gendoc.evidence.torch_ops`; the site reads its verdicts from the record
-:mod:`gendoc.evidence.torch_record` makes) and ``onnxruntime``
+:mod:`gendoc.evidence.torch_record` makes), ``onnxruntime``
 (:mod:`gendoc.evidence.ort_registry`, data made by
-:mod:`gendoc.evidence.ort_extract`).
-
-onnx-ad (Method 3) was evaluated, not yet wired in: version 0.3.0 is pure
-Python over onnx, its ``reverse(model, layout="onnx")`` models run on onnx's
-reference evaluator and agreed with PyTorch on MatMul, Clip (min/max get a
-gradient), Pow (exponent too), GridSample (grid too), Mod (fmod, divisor
-too), Floor (zero), Gather and LayerNormalization. It is a usable third
-source; what it lacks is an input builder per operator in ONNX terms
-(attributes, shapes, tensors where torch takes Python values), which is the
-next step, not a defect of the library.
+:mod:`gendoc.evidence.ort_extract` from the release tag v1.19.2) and
+``onnx-ad`` (:mod:`gendoc.evidence.onnx_ad_source`, the guide's Method 3:
+reverse-mode autodiff of the ONNX operator itself on onnx's backend test
+cases, no mapping to another framework; answered from the record
+:mod:`gendoc.evidence.onnx_ad_record` makes).
 """

@@ -1,8 +1,9 @@
 """The evidence sources this installation can run, each degrading to ``UNAVAILABLE``.
 
-PyTorch is an optional extra (``pip install gendoc[torch]``): without it the
-PyTorch source still answers, ``UNAVAILABLE`` with the reason, so a report
-says what was not checked instead of silently checking less.
+PyTorch is an optional extra (``pip install gendoc[torch]``), and so is
+onnx-ad (``gendoc[evidence]``): without them each source still answers,
+``UNAVAILABLE`` with the reason, so a report says what was not checked
+instead of silently checking less.
 """
 
 from __future__ import annotations
@@ -37,6 +38,24 @@ def torch_source() -> EvidenceSource:
     return TorchSource()
 
 
+ONNX_AD_MISSING = "onnx-ad is not installed (pip install 'gendoc[evidence]')"
+
+
+def onnx_ad_source() -> EvidenceSource:
+    """onnx-ad run live, or a :class:`MissingSource` saying why it cannot run."""
+    if importlib.util.find_spec("onnx_ad") is None:
+        return MissingSource("onnx-ad", ONNX_AD_MISSING)
+    try:
+        from gendoc.evidence.onnx_ad_source import OnnxAdSource
+    except Exception as exc:  # an onnx-ad that does not work with the installed onnx
+        reason = f"onnx-ad cannot be imported: {type(exc).__name__}: {exc}".splitlines()[0]
+        return MissingSource("onnx-ad", reason)
+    return OnnxAdSource()
+
+
 def default_sources() -> list[EvidenceSource]:
-    """Every independent source, framework first: PyTorch, then onnxruntime's registry."""
-    return [torch_source(), OrtRegistrySource()]
+    """Every independent source, frameworks first: PyTorch, onnxruntime's registry, then
+    onnx-ad (its recorded verdicts; see :mod:`gendoc.evidence.onnx_ad_record`)."""
+    from gendoc.evidence.onnx_ad_record import RecordedOnnxAdSource
+
+    return [torch_source(), OrtRegistrySource(), RecordedOnnxAdSource()]
