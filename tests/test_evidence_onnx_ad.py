@@ -88,7 +88,7 @@ def hand_made() -> list[NumericCase]:
             13,
             {
                 "X": (FLOAT, RNG.standard_normal((1, 1, 2, 2))),
-                "roi": (TensorProto.FLOAT, np.zeros(0, np.float32)),
+                "roi": (TensorProto.FLOAT, np.array([0, 0, 0, 0, 1, 1, 1, 1], np.float32)),
                 "scales": (TensorProto.FLOAT, np.array([1, 1, 2, 2], np.float32)),
             },
             ["Y"],
