@@ -259,3 +259,14 @@ def test_shipped_data_matches_hand_read_builders() -> None:
         assert data["builders"][builder]["outputs"]["ranges"] == [
             {"from": 0, "below": outputs, "skip": []}
         ]
+
+
+def test_a_source_file_that_is_not_utf8_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write_sources(tmp_path)
+    (tmp_path / ort_extract.BUILDER_FILE).write_bytes(b"IMPLEMENT_GRADIENT_BUILDER(\xff) {}")
+    assert ort_extract.main([str(tmp_path), "v9.9.9", "abc", str(tmp_path / "out.json")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"gendoc: error: {tmp_path / ort_extract.BUILDER_FILE} is not UTF-8 text\n"
+    assert not (tmp_path / "out.json").exists()
