@@ -248,8 +248,8 @@ def test_an_onnx_ad_that_cannot_import_degrades_with_the_reason(
     fake.mkdir()
     (fake / "__init__.py").write_text("raise ImportError('needs a newer onnx')\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "onnx_ad")
-    monkeypatch.delitem(sys.modules, "gendoc.evidence.onnx_ad_source")
+    monkeypatch.delitem(sys.modules, "onnx_ad", raising=False)
+    monkeypatch.delitem(sys.modules, "gendoc.evidence.onnx_ad_source", raising=False)
     importlib.invalidate_caches()
     source = sources.onnx_ad_source()
     assert source.name == "onnx-ad"
@@ -261,3 +261,35 @@ def test_an_onnx_ad_that_cannot_import_degrades_with_the_reason(
 
 def test_default_sources_count_onnx_ad() -> None:
     assert [s.name for s in sources.default_sources()] == ["pytorch", "onnxruntime", "onnx-ad"]
+
+
+def test_a_case_is_read_at_the_widest_opset_of_its_version(
+    reference: Reference, hand_made: list[NumericCase]
+) -> None:
+    """Gather has not changed since opset 13: its case is read at the newest opset (onnx-ad's
+    adjoint needs ScatterND with a reduction, opset 16). GRU-14's case stops below GRU's
+    next version, where one exists."""
+    pytest.importorskip("onnx_ad")
+    from gendoc.evidence.onnx_ad_source import widest_opset
+
+    def opset(case: NumericCase, version: int) -> int:
+        model = widest_opset(onnx.ModelProto.FromString(case.model), version)
+        return model.opset_import[0].version
+
+    gather = next(c for c in hand_made if c.name == "test_gather")
+    assert [s.since_version for s in reference.operator("", "Gather").versions][-1] == 13
+    assert opset(gather, 13) == onnx.defs.onnx_opset_version()
+    gru = _case(
+        "GRU",
+        14,
+        {
+            "X": (FLOAT, RNG.standard_normal((2, 1, 3))),
+            "W": (FLOAT, RNG.standard_normal((1, 6, 3))),
+            "R": (FLOAT, RNG.standard_normal((1, 6, 2))),
+        },
+        ["Y", "Y_h"],
+        hidden_size=2,
+    )
+    versions = [s.since_version for s in reference.operator("", "GRU").versions]
+    later = [v for v in versions if v > 14]
+    assert opset(gru, 14) == (later[0] - 1 if later else onnx.defs.onnx_opset_version())

@@ -71,7 +71,7 @@ def library_version() -> str:
     return version("onnx-ad")
 
 
-def _resolved_version(case: NumericCase, model: onnx.ModelProto) -> tuple[str, str, int] | None:
+def _resolved_version(model: onnx.ModelProto) -> tuple[str, str, int] | None:
     """(domain, operator, schema version) a single-node case exercises, or ``None``."""
     if len(model.graph.node) != 1:
         return None
@@ -94,7 +94,7 @@ def cases_by_version(cases: Sequence[NumericCase]) -> dict[tuple[str, str, int],
         model = case.model
         if isinstance(model, bytes):
             model = onnx.ModelProto.FromString(model)
-        key = _resolved_version(case, model)
+        key = _resolved_version(model)
         if key is not None:
             found.setdefault(key, []).append(case)
     return found
@@ -107,7 +107,7 @@ def _frozen(model: onnx.ModelProto, feeds: dict[str, Any], keep: str) -> onnx.Mo
     graph = frozen.graph
     kept = [v for v in graph.input if v.name == keep]
     for value in graph.input:
-        if value.name != keep:
+        if value.name != keep and value.name in feeds:  # not those with an initializer
             graph.initializer.append(
                 numpy_helper.from_array(np.asarray(feeds[value.name]), value.name)
             )
@@ -116,14 +116,13 @@ def _frozen(model: onnx.ModelProto, feeds: dict[str, Any], keep: str) -> onnx.Mo
     return frozen
 
 
-def _reads(graph: onnx.GraphProto) -> set[str]:
-    """Every name a graph's nodes read, at any depth of subgraphs."""
-    names: set[str] = set()
-    for node in graph.node:
-        names.update(node.input)
-        for attribute in node.attribute:
-            for sub in [attribute.g] if attribute.HasField("g") else attribute.graphs:
-                names |= _reads(sub)
+def _reads(node: onnx.NodeProto) -> set[str]:
+    """Every name a node reads: its inputs and those of its subgraphs, at any depth."""
+    names = set(node.input)
+    for attribute in node.attribute:
+        for sub in [attribute.g] if attribute.HasField("g") else attribute.graphs:
+            for inner in sub.node:
+                names |= _reads(inner)
     return names
 
 
@@ -137,13 +136,7 @@ def _depends(graph: onnx.GraphProto, source: str, target: str) -> bool:
     in topological order)."""
     live = {source}
     for node in graph.node:
-        if node.op_type in _SHAPE_ONLY:
-            continue
-        reads = set(node.input)
-        for attribute in node.attribute:
-            for sub in [attribute.g] if attribute.HasField("g") else attribute.graphs:
-                reads |= _reads(sub)
-        if reads & live:
+        if node.op_type not in _SHAPE_ONLY and _reads(node) & live:
             live.update(node.output)
     return target in live
 
