@@ -11,6 +11,8 @@ DOCS_DIR := docs
 # Every extra but onnx: `make test` needs them all (torch is a CPU build at its exact pin).
 # ONNX: the onnx extra, pinned by constraints/site.txt. CI runs the suite on other onnx
 # builds by installing one first and calling `make test ONNX= CONSTRAINTS=` with its own VENV.
+# onnx-ad (the evidence extra) requires the distribution "onnx", which would replace
+# onnx-weekly: setup installs it at its pin without its dependencies (onnx and numpy are there).
 EXTRAS := site,browser,test,torch
 ONNX ?= onnx,
 CONSTRAINTS ?= -c constraints/site.txt
@@ -18,6 +20,7 @@ $(STAMP): pyproject.toml constraints/site.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet $(CONSTRAINTS) -e ".[$(ONNX)$(EXTRAS)]"
+	$(BIN)/python -m pip install --quiet --no-deps -c constraints/site.txt onnx-ad
 	touch $(STAMP)
 
 setup: $(STAMP)

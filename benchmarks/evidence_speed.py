@@ -6,9 +6,11 @@ over the newest version of every default-domain operator, in this process
 user would, ``gendoc audit --evidence --numeric --jobs 2 --format json`` over
 every operator version of every domain: PyTorch, onnxruntime's registry and
 the finite differences weighed into one verdict per parameter. The budget is
-60 s on 2 cores.
+60 s on 2 cores. onnx-ad answers from its record in both parts; ``--onnx-ad-live``
+also times running it on the same operators (backend cases collected first), the
+cost the record saves.
 
-    python benchmarks/evidence_speed.py [--jobs 2] [--skip-audit]
+    python benchmarks/evidence_speed.py [--jobs 2] [--skip-audit] [--onnx-ad-live]
 """
 
 from __future__ import annotations
@@ -40,6 +42,18 @@ def time_sources() -> None:
     print(f"sources total: {time.perf_counter() - start:.2f} s")
 
 
+def time_onnx_ad_live() -> None:
+    from gendoc.evidence.sources import onnx_ad_source
+
+    began = time.perf_counter()
+    schemas = [op.latest for op in collect(with_examples=False).operators("")]
+    source = onnx_ad_source()
+    for schema in schemas:
+        source.evaluate(schema)
+    elapsed = time.perf_counter() - began
+    print(f"onnx-ad live (cases collected, no record): {len(schemas)} operators in {elapsed:.1f} s")
+
+
 def time_audit(jobs: int) -> None:
     command = [
         *(sys.executable, "-m", "gendoc", "audit", "--evidence", "--numeric"),
@@ -64,8 +78,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="worker processes of the audit")
     parser.add_argument("--skip-audit", action="store_true", help="time the sources only")
+    parser.add_argument(
+        "--onnx-ad-live", action="store_true", help="also time onnx-ad run without its record"
+    )
     args = parser.parse_args()
     time_sources()
+    if args.onnx_ad_live:
+        time_onnx_ad_live()
     if not args.skip_audit:
         time_audit(args.jobs)
 

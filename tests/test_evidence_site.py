@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from gendoc.evidence.onnx_ad_record import load_record as load_onnx_ad_record
 from gendoc.evidence.torch_record import load_record
 from gendoc.model import Reference
 from gendoc.site import evidence_pages
@@ -43,7 +44,10 @@ def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Referen
     # Each source's column says, on hover, what it ran: the torch call and release, the builder.
     torch = load_record()["torch"]
     assert f'<span title="torch.clamp(input, min, max) (torch {torch})">pytorch</span>' in english
-    assert '<span title="GetClipGradient for Clip, onnxruntime 1.17.0' in english
+    ort = "GetClipGradient for Clip, onnxruntime v1.19.2 (commit ffceed9d44f2)"
+    assert f'<span title="{ort}' in english
+    onnx_ad = load_onnx_ad_record()["onnx-ad"]
+    assert f'<span title="onnx-ad {onnx_ad} reverse mode on test_clip' in english
     assert '<span title="stop-gradient edge">refused</span>' in english
     assert '<span title="stop-gradient edge">拒绝求导</span>' in chinese
     assert "综合结论" in chinese

@@ -115,3 +115,43 @@ def test_a_composite_expression_is_labelled_on_every_verdict(reference: Referenc
     assert {p.basis for p in onehot.parameters} == {Basis.COMPOSITE}
     matmul = live.evaluate(reference.operator("", "MatMul").latest)
     assert {p.basis for p in matmul.parameters} == {Basis.AUTOGRAD}
+
+
+def test_stft_mapping_computes_onnx_stft(reference: Reference) -> None:
+    """The torch expression for STFT gives what onnx's reference STFT gives on the same
+    signal, window and frame sizes, and autograd reaches the signal and the window."""
+    torch = pytest.importorskip("torch")
+    import numpy as np
+    from onnx import TensorProto, helper
+    from onnx.reference import ReferenceEvaluator
+
+    from gendoc.evidence.torch_ops import TORCH_OPS
+    from gendoc.evidence.torch_source import run_call
+
+    node = helper.make_node("STFT", ["signal", "frame_step", "window", "frame_length"], ["out"])
+    graph = helper.make_graph(
+        [node],
+        "stft",
+        [
+            helper.make_tensor_value_info("signal", TensorProto.DOUBLE, [1, 16, 1]),
+            helper.make_tensor_value_info("frame_step", TensorProto.INT64, []),
+            helper.make_tensor_value_info("window", TensorProto.DOUBLE, [8]),
+            helper.make_tensor_value_info("frame_length", TensorProto.INT64, []),
+        ],
+        [helper.make_tensor_value_info("out", TensorProto.DOUBLE, None)],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    rng = np.random.default_rng(3)
+    signal, window = rng.standard_normal((1, 16, 1)), rng.standard_normal(8)
+    sizes = {"frame_step": np.array(4), "frame_length": np.array(8)}
+    (expected,) = ReferenceEvaluator(model).run(None, {"signal": signal, "window": window, **sizes})
+    spec = TORCH_OPS["STFT"]
+    inputs = {"signal": torch.tensor(signal), "window": torch.tensor(window)}
+    (got,) = run_call(spec, {**inputs, "frame_step": 4, "frame_length": 8})
+    assert expected.shape == (1, 3, 5, 2)
+    np.testing.assert_allclose(got.numpy(), expected, rtol=1e-10, atol=1e-10)
+
+    stft = _verdicts(reference, "STFT")
+    assert stft["input signal"] is Verdict.GRADIENT
+    assert stft["input window"] is Verdict.GRADIENT
+    assert stft["output output"] is Verdict.GRADIENT

@@ -26,11 +26,12 @@ Interface
     ``UNAVAILABLE`` (package missing, no mapping, no data). Each verdict has a
     ``Basis`` (autograd, composite, builder, policy, slope) that sets its weight.
 ``default_sources()`` (:mod:`gendoc.evidence.sources`)
-    ``[pytorch, onnxruntime]``. PyTorch comes from one function,
-    ``torch_source()``: the record shipped with gendoc where it holds the
-    operator version's interface, the installed torch otherwise (without
-    torch: ``UNAVAILABLE`` "torch is not installed"); the site, the audit and
-    ``gendoc suggest`` all use it, so their verdicts do not depend on torch.
+    ``[pytorch, onnxruntime, onnx-ad]``. PyTorch comes from one function,
+    ``torch_source()``, and onnx-ad from ``onnx_ad_source()``: the record
+    shipped with gendoc where it holds the operator version's interface, the
+    installed library otherwise (without it: ``UNAVAILABLE`` with the reason);
+    the site, the audit and ``gendoc suggest`` all use them, so their verdicts
+    do not depend on what is installed.
 ``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric`)
     The audit's finite differences, read from ``NumericResult.to_dict()`` by
     ``read_slopes``, the one reading of finite-difference results.
@@ -46,16 +47,11 @@ Sources
 -------
 ``pytorch`` (:mod:`gendoc.evidence.torch_source`, table in
 :mod:`gendoc.evidence.torch_ops`; the site reads its verdicts from the record
-:mod:`gendoc.evidence.torch_record` makes) and ``onnxruntime``
+:mod:`gendoc.evidence.torch_record` makes), ``onnxruntime``
 (:mod:`gendoc.evidence.ort_registry`, data made by
-:mod:`gendoc.evidence.ort_extract`).
-
-onnx-ad (Method 3) was evaluated, not yet wired in: version 0.3.0 is pure
-Python over onnx, its ``reverse(model, layout="onnx")`` models run on onnx's
-reference evaluator and agreed with PyTorch on MatMul, Clip (min/max get a
-gradient), Pow (exponent too), GridSample (grid too), Mod (fmod, divisor
-too), Floor (zero), Gather and LayerNormalization. It is a usable third
-source; what it lacks is an input builder per operator in ONNX terms
-(attributes, shapes, tensors where torch takes Python values), which is the
-next step, not a defect of the library.
+:mod:`gendoc.evidence.ort_extract` from the release tag v1.19.2) and
+``onnx-ad`` (:mod:`gendoc.evidence.onnx_ad_source`, the guide's Method 3:
+reverse-mode autodiff of the ONNX operator itself on onnx's backend test
+cases, no mapping to another framework; answered from the record
+:mod:`gendoc.evidence.onnx_ad_record` makes).
 """

@@ -42,8 +42,15 @@ DATA_FILE = "ort_gradients.json"
 
 # onnxruntime's training transformers rewrite these operators before the
 # gradient graph is built, so their builder is registered under the new type
-# (orttraining/orttraining/core/optimizer/batchnorm_replacement.cc).
-REPLACED_BEFORE_GRADIENT = {"BatchNormalization": "BatchNormInternal"}
+# (orttraining/orttraining/core/optimizer/batchnorm_replacement.cc,
+# lstm_replacement.cc, gru_replacement.cc, registered in
+# graph_transformer_utils.cc). The new types keep the inputs and the leading
+# outputs of the operator they replace, so indices carry over.
+REPLACED_BEFORE_GRADIENT = {
+    "BatchNormalization": "BatchNormInternal",
+    "GRU": "GRUTraining",
+    "LSTM": "LSTMTraining",
+}
 
 
 @cache
@@ -53,12 +60,20 @@ def load_registry() -> dict[str, Any]:
     return json.loads(text)
 
 
+def _in_range(span: dict[str, Any], index: int) -> bool:
+    below = span["below"]
+    return span["from"] <= index and (below is None or index < below) and index not in span["skip"]
+
+
 def _covers(indices: dict[str, Any], index: int, variadic: bool) -> bool:
     """Whether builder indices name position ``index`` (any position from it, if variadic)."""
-    start = indices["from"]
-    if index in indices["fixed"] or (start is not None and start <= index):
+    if index in indices["fixed"] or any(_in_range(s, index) for s in indices["ranges"]):
         return True
-    return variadic and any(i >= index for i in indices["fixed"])
+    if not variadic:
+        return False
+    return any(i >= index for i in indices["fixed"]) or any(
+        s["below"] is None or max(s["from"], index) < s["below"] for s in indices["ranges"]
+    )
 
 
 class OrtRegistrySource:
@@ -69,7 +84,7 @@ class OrtRegistrySource:
     def __init__(self, data: dict[str, Any] | None = None) -> None:
         self.data = data if data is not None else load_registry()
         release = self.data["onnxruntime"]
-        self.provenance = f"onnxruntime {release['version']} (commit {release['commit'][:12]})"
+        self.provenance = f"onnxruntime {release['tag']} (commit {release['commit'][:12]})"
         self.status = f"gradient registry of {self.provenance}"
 
     def evaluate(self, schema: Schema) -> SourceEvidence:

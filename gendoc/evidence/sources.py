@@ -3,14 +3,17 @@
 PyTorch's verdicts come from one function, :func:`torch_source`, for the
 site, ``gendoc audit --evidence`` and ``gendoc suggest`` alike: the record
 shipped with gendoc (:mod:`gendoc.evidence.torch_record`) where it holds the
-operator version's interface, the installed torch otherwise. So the verdicts
-do not depend on whether torch (an optional extra, ``pip install
-gendoc[torch]``) is installed; without it a version the record lacks is
-answered ``UNAVAILABLE`` with the reason, so a report says what was not
+operator version's interface, the installed torch otherwise. onnx-ad's come
+from :func:`onnx_ad_source` the same way (:mod:`gendoc.evidence.onnx_ad_record`).
+So the verdicts do not depend on whether torch (``pip install gendoc[torch]``) or
+onnx-ad (``gendoc[evidence]``) is installed; without them a version a record
+lacks is answered ``UNAVAILABLE`` with the reason, so a report says what was not
 checked instead of silently checking less.
 """
 
 from __future__ import annotations
+
+import importlib.util
 
 from gendoc.evidence.ort_registry import OrtRegistrySource
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, unavailable
@@ -52,6 +55,29 @@ def torch_source() -> EvidenceSource:
     return RecordedTorchSource()
 
 
+ONNX_AD_MISSING = "onnx-ad is not installed (pip install 'gendoc[evidence]')"
+
+
+def live_onnx_ad_source() -> EvidenceSource:
+    """onnx-ad run live, or a :class:`MissingSource` saying why it cannot run."""
+    if importlib.util.find_spec("onnx_ad") is None:
+        return MissingSource("onnx-ad", ONNX_AD_MISSING)
+    try:
+        from gendoc.evidence.onnx_ad_source import OnnxAdSource
+    except Exception as exc:  # an onnx-ad that does not work with the installed onnx
+        reason = f"onnx-ad cannot be imported: {type(exc).__name__}: {exc}".splitlines()[0]
+        return MissingSource("onnx-ad", reason)
+    return OnnxAdSource()
+
+
+def onnx_ad_source() -> EvidenceSource:
+    """onnx-ad's verdicts: recorded where the record holds the interface, run live otherwise."""
+    from gendoc.evidence.onnx_ad_record import RecordedOnnxAdSource
+
+    return RecordedOnnxAdSource()
+
+
 def default_sources() -> list[EvidenceSource]:
-    """Every independent source, framework first: PyTorch, then onnxruntime's registry."""
-    return [torch_source(), OrtRegistrySource()]
+    """Every independent source, frameworks first: PyTorch, onnxruntime's registry, then
+    onnx-ad (each from its record where it holds the interface)."""
+    return [torch_source(), OrtRegistrySource(), onnx_ad_source()]

@@ -298,6 +298,15 @@ TORCH_OPS: dict[str, TorchOp] = {
         input=Real(1, 8, 1),
         axis=Value(1),
     ),
+    # torch's frames are its last axis, onnx's the second; one real channel in the signal.
+    "STFT": op(
+        "torch.view_as_real(torch.stft(signal[..., 0], frame_length, frame_step, window=window,"
+        " center=False, onesided=True, return_complex=True).transpose(1, 2))",
+        signal=Real(1, 16, 1),
+        frame_step=Value(4),
+        window=Real(8),
+        frame_length=Value(8),
+    ),
     "HannWindow": op("torch.hann_window(size, dtype=torch.float64)", size=Value(8)),
     "HammingWindow": op("torch.hamming_window(size, dtype=torch.float64)", size=Value(8)),
     "BlackmanWindow": op("torch.blackman_window(size, dtype=torch.float64)", size=Value(8)),

@@ -79,14 +79,10 @@ def from_record(schema: Schema, kept: dict[str, Any]) -> SourceEvidence:
 
 
 def record(schemas: list[Schema], source: EvidenceSource, made_with: dict[str, str]) -> str:
-    """The record of ``source``'s verdicts on every mapped schema, as deterministic JSON
-    with one operator version a line, so that a new record reads as a diff; ``made_with``
-    names the versions of onnx and torch it was made with."""
-    entries = {
-        interface_key(s): to_record(source.evaluate(s))
-        for s in schemas
-        if not s.domain and s.name in TORCH_OPS
-    }
+    """The record of ``source``'s verdicts on ``schemas``, as deterministic JSON with one
+    operator version a line, so that a new record reads as a diff; ``made_with`` names the
+    releases it was made with (onnx, and torch or onnx-ad)."""
+    entries = {interface_key(s): to_record(source.evaluate(s)) for s in schemas}
     lines = [
         f"{json.dumps(key)}: {json.dumps(entries[key], ensure_ascii=False, sort_keys=True)}"
         for key in sorted(entries)
@@ -170,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     output = Path(args[0]) if args else Path(__file__).with_name("data") / DATA_FILE
     reference = installed.reference(())
     made_with = {"onnx": reference.onnx_version, "torch": version("torch")}
-    text = record(list(reference.schemas), live_torch_source(), made_with)
+    mapped = [s for s in reference.schemas if not s.domain and s.name in TORCH_OPS]
+    text = record(mapped, live_torch_source(), made_with)
     write_documents(output.parent, {output.name: text})
     return 0
 

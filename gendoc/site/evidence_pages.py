@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from gendoc.audit.weigh import Weighed, weigh
 from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
-from gendoc.evidence.outcome import EvidenceSource
+from gendoc.evidence.outcome import EvidenceSource, Verdict
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
@@ -92,18 +92,27 @@ class Script:
 
 
 def scripts(op: Operator) -> list[Script]:
-    """Scripts for the inputs of the newest version that the combined verdict finds differentiable.
+    """Scripts for the inputs of the newest version that the combined verdict finds
+    differentiable and torch's autograd differentiates.
 
     Not those only tagged so: BatchNormalization's running mean is tagged
-    differentiable, and its script would show torch refusing, not a gradient.
+    differentiable, and its script would show torch refusing, not a gradient; nor
+    those another source alone differentiates (onnx-ad finds a gradient for
+    NegativeLogLikelihoodLoss's weight, which torch refuses).
     """
     schema = op.latest
-    found = {s.parameter: s.suggested for s in weighed(schema).suggestions}
+    found = weighed(schema)
+    combined = {s.parameter: s.suggested for s in found.suggestions}
     return [
         Script(name, method1_script(schema, name))
         for name in differentiable_inputs(schema)
-        if found.get(f"input {name}") is Differentiability.DIFFERENTIABLE
+        if combined.get(f"input {name}") is Differentiability.DIFFERENTIABLE
+        and _torch_verdict(found, f"input {name}") == Verdict.GRADIENT
     ]
+
+
+def _torch_verdict(found: Weighed, label: str) -> str | None:
+    return next((v.verdict for v in found.votes(label) if v.source == "pytorch"), None)
 
 
 class SiteLike(Protocol):

@@ -1,0 +1,123 @@
+"""onnx-ad's verdicts recorded with one onnx-ad and onnx release, shipped for the audit and site.
+
+Running onnx-ad on every operator version's backend test cases takes minutes
+(collecting the cases alone takes seconds), while its answer depends only
+on the onnx-ad release, on the schema (its inputs, outputs and types) and
+on onnx's test cases. So the verdicts are recorded once, with the onnx and
+onnx-ad releases the project pins, in ``data/onnx_ad_verdicts.json``:
+
+    python -m gendoc.evidence.onnx_ad_record [OUTPUT]
+
+:class:`RecordedOnnxAdSource` answers from the record when it holds the same
+operator version with the same interface, and asks the installed onnx-ad
+otherwise (a newer onnx's new versions), or says it is not installed. Its
+status line names the onnx-ad and onnx releases of the record and every
+operator it could not answer for, with onnx-ad's reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import replace
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
+from gendoc.evidence.torch_record import from_record, interface_key, record
+from gendoc.model import Schema
+
+DATA_FILE = "onnx_ad_verdicts.json"
+NAME = "onnx-ad"
+USAGE = "usage: python -m gendoc.evidence.onnx_ad_record [OUTPUT]"
+
+
+@cache
+def load_record() -> dict[str, Any]:
+    """The record shipped with gendoc: ``onnx`` and ``onnx-ad`` (the releases it was made
+    with) and ``verdicts``, by :func:`interface_key`."""
+    text = resources.files("gendoc.evidence").joinpath("data", DATA_FILE).read_text("utf-8")
+    return json.loads(text)
+
+
+# A case or node name in a reason ("(test_x at opset 7)", "(node 'Y'); ...") says where,
+# not why.
+_WHERE = re.compile(r" \(node .*$| \([^()]*\)$|: test_\w+.*$| in test_\w+.*$")
+
+
+def unanswered(verdicts: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+    """Reason -> the operators none of whose recorded versions got an answer."""
+    answered: dict[str, bool] = {}
+    reasons: dict[str, str] = {}
+    for key, kept in verdicts.items():
+        op = key.split(" ", 1)[0].rsplit("-", 1)[0]
+        rows = kept["parameters"]
+        some = any(verdict != "unavailable" for _, _, verdict, _ in rows)
+        answered[op] = answered.get(op, False) or some
+        if rows and not some:
+            reasons.setdefault(op, _WHERE.sub("", rows[0][3]))
+    grouped: dict[str, list[str]] = {}
+    for op in sorted(op for op, ok in answered.items() if not ok and op in reasons):
+        grouped.setdefault(reasons[op], []).append(op)
+    return dict(sorted(grouped.items()))
+
+
+def status_line(kept: dict[str, Any]) -> str:
+    """The source's status: releases, coverage, and every operator it could not answer."""
+    verdicts = kept["verdicts"]
+    missing = unanswered(verdicts)
+    count = sum(len(ops) for ops in missing.values())
+    reasons = "; ".join(f"{why}: {', '.join(ops)}" for why, ops in missing.items())
+    line = (
+        f"onnx-ad {kept['onnx-ad']}, reverse mode on the backend test cases of onnx "
+        f"{kept['onnx']} (recorded for {len(verdicts)} operator versions)"
+    )
+    return f"{line}; no answer for {count} operators: {reasons}" if count else line
+
+
+class RecordedOnnxAdSource:
+    """onnx-ad as an evidence source, answering from the record where it can."""
+
+    name = NAME
+
+    def __init__(self, kept: dict[str, Any] | None = None) -> None:
+        self.kept = load_record() if kept is None else kept
+        self.status = status_line(self.kept)
+        self._live: EvidenceSource | None = None
+
+    def evaluate(self, schema: Schema) -> SourceEvidence:
+        found = self.kept["verdicts"].get(interface_key(schema))
+        if found is not None:
+            return replace(from_record(schema, found), source=NAME)
+        if self._live is None:
+            from gendoc.evidence.sources import live_onnx_ad_source
+
+            self._live = live_onnx_ad_source()
+        return self._live.evaluate(schema)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record the installed onnx-ad's verdicts on every schema of the installed onnx."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) > 1 or any(a.startswith("-") for a in args):
+        print(USAGE, file=sys.stderr)
+        return 2
+    from gendoc import installed
+    from gendoc.audit.cases import is_onnx_domain
+    from gendoc.evidence.onnx_ad_source import OnnxAdSource
+    from gendoc.write import write_documents
+
+    output = Path(args[0]) if args else Path(__file__).with_name("data") / DATA_FILE
+    reference = installed.reference(())
+    source = OnnxAdSource()
+    made_with = {"onnx": reference.onnx_version, "onnx-ad": source.version}
+    schemas = [s for s in reference.schemas if is_onnx_domain(s.domain)]
+    write_documents(output.parent, {output.name: record(schemas, source, made_with)})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
