@@ -68,10 +68,11 @@ def test_a_strong_contradiction_is_an_error_and_only_disputed(reference: Referen
     report = _numeric_evidence(reference, ["Clip"])
     found = _finding(report, "Clip", 13, "input min")
     assert (found.rule, found.severity) == ("GD201", Severity.ERROR)
-    assert found.message.startswith("disputed: tagged non-differentiable, but 2 independent")
+    assert found.message.startswith("disputed: tagged non-differentiable, but 3 independent")
     assert found.suggested.value == "differentiable"
     votes = _votes(found)
     assert votes["pytorch"] == ("gradient", "nonzero gradient")
+    assert votes["onnx-ad"][0] == "gradient"
     assert votes["onnxruntime"] == ("refused", "stop-gradient edge")
     assert votes["finite-differences"] == ("gradient", "stable nonzero slope")
     assert not [f for f in report.findings if f.rule.startswith("GD1")]  # replaced by the verdict
@@ -89,16 +90,20 @@ def test_a_slope_outranks_framework_policy_on_a_reviewed_tag(reference: Referenc
     assert not [f for f in report.findings if f.rule == "GD201"]
 
 
-def test_a_slope_against_a_frameworks_refusal_is_disputed(reference: Reference) -> None:
+def test_a_measured_gradient_outranks_a_frameworks_declared_refusal(reference: Reference) -> None:
+    """nll_loss declares its weight not differentiable (policy); onnx-ad's reverse mode and
+    the finite differences both find the weighted mean's dependence on it."""
     loss = "NegativeLogLikelihoodLoss"
     report = _numeric_evidence(reference, [loss])
     newest = reference.operator("", loss).latest.since_version
     found = _finding(report, loss, newest, "input weight")
-    assert (found.rule, found.severity, found.suggested) == ("GD206", Severity.INFO, None)
-    assert _votes(found)["pytorch"][0] == "refused"
+    assert (found.rule, found.severity) == ("GD201", Severity.ERROR)
+    votes = _votes(found)
+    assert votes["pytorch"][0] == "refused"
+    assert votes["onnx-ad"][0] == votes["finite-differences"][0] == "gradient"
     assert found.message == (
-        "disputed: tagged non-differentiable; finite-differences find differentiable, "
-        "pytorch back the tag"
+        "disputed: tagged non-differentiable, but 2 independent sources find differentiable: "
+        "onnx-ad, finite-differences; nothing of full weight backs the tag"
     )
 
 
@@ -209,6 +214,7 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
     assert reasons == {
         "pytorch": "no torch mapping",
         "onnxruntime": "no gradient builder for Loop",
+        "onnx-ad": "no backend test case fits this version",
         "finite-differences": "finite differences were not requested (--numeric)",
     }
 
@@ -219,10 +225,12 @@ def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torc
         (), AuditOptions(ops=["Clip"], evidence=True), report_format=ReportFormat.JSON, out=out
     )
     data = json.loads(out.getvalue())
-    assert status == 0  # without finite differences, Clip's bounds are only disputed
+    # Clip-13's bounds, tagged non-differentiable: torch and onnx-ad differentiate them
+    assert status == 1
     assert [s["source"] for s in data["sources"]] == [
         "pytorch",
         "onnxruntime",
+        "onnx-ad",
         "finite-differences",
     ]
     clip1 = next(f for f in data["findings"] if (f["version"], f["name"]) == (1, "input"))
@@ -241,18 +249,19 @@ def test_text_and_markdown_show_the_verdict_in_both_languages(
     reference: Reference, no_torch: None
 ) -> None:
     """Without finite differences, only policy speaks against BatchNormalization-15's
-    running mean (torch's declared refusal, onnxruntime's stop-gradient table): a note."""
+    running mean (torch's declared refusal, onnxruntime's stop-gradient table, onnx-ad's
+    forward mode): a note."""
     report = audit(reference, AuditOptions(ops=["BatchNormalization"], evidence=True))
     found = _finding(report, "BatchNormalization", 15, "input input_mean")
     assert (found.rule, found.suggested) == ("GD203", None)
     text = format_text(report, "zh")
     assert (
         "提示 GD203 ai.onnx BatchNormalization-15 输入 input_mean: "
-        "pytorch, onnxruntime 按框架策略不对它求导；没有任何测量与标签相矛盾"
+        "pytorch, onnxruntime, onnx-ad 按框架策略不对它求导；没有任何测量与标签相矛盾"
     ) in text
     markdown = format_markdown(report, "en")
     assert "## Evidence sources" in markdown
-    assert "pytorch, onnxruntime do not differentiate it, by framework policy" in markdown
+    assert "pytorch, onnxruntime, onnx-ad do not differentiate it, by framework policy" in markdown
     assert "## 证据来源" in format_markdown(report, "zh")
 
 

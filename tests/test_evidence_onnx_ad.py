@@ -251,7 +251,7 @@ def test_an_onnx_ad_that_cannot_import_degrades_with_the_reason(
     monkeypatch.delitem(sys.modules, "onnx_ad", raising=False)
     monkeypatch.delitem(sys.modules, "gendoc.evidence.onnx_ad_source", raising=False)
     importlib.invalidate_caches()
-    source = sources.onnx_ad_source()
+    source = sources.live_onnx_ad_source()
     assert source.name == "onnx-ad"
     reason = "onnx-ad cannot be imported: ImportError: needs a newer onnx"
     assert source.status == f"unavailable: {reason}"

@@ -55,7 +55,7 @@ def unanswered(verdicts: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
     for key, kept in verdicts.items():
         op = key.split(" ", 1)[0].rsplit("-", 1)[0]
         rows = kept["parameters"]
-        some = any(verdict != "unavailable" for _, _, verdict, _ in rows)
+        some = any(row[2] != "unavailable" for row in rows)
         answered[op] = answered.get(op, False) or some
         if rows and not some:
             reasons.setdefault(op, _WHERE.sub("", rows[0][3]))
