@@ -15,18 +15,19 @@ from __future__ import annotations
 from gendoc.evidence.ort_registry import OrtRegistrySource
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, unavailable
 from gendoc.evidence.torch_record import RecordedTorchSource
+from gendoc.i18n import N_, Message, say
 from gendoc.model import Schema
 
-TORCH_MISSING = "torch is not installed"
+TORCH_MISSING = say(N_("torch is not installed"))
 
 
 class MissingSource:
     """A source whose package is absent: every parameter ``UNAVAILABLE`` with ``reason``."""
 
-    def __init__(self, name: str, reason: str) -> None:
+    def __init__(self, name: str, reason: Message) -> None:
         self.name = name
         self.reason = reason
-        self.status = f"unavailable: {reason}"
+        self.status = say(N_("unavailable: {reason}"), reason=reason)
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         return unavailable(self.name, schema, self.reason)
