@@ -291,6 +291,7 @@ def test_a_chinese_report_says_every_source_line_in_chinese(
     kept += [in_markdown, "torch", "Loop"]
     for line in [*lines, *rows]:
         assert not _latin_words(line, kept), line
+    assert "没有梯度构建器；" in rows[1] or "默认域；" in rows[1], "reasons part with ；"
 
 
 def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
