@@ -166,7 +166,7 @@ def main() -> None:
     )
     counts, disagreements, by_source = score(tagged, sources)
     print(f"tags hidden: every source answered {len(tagged)} operator versions alike without them")
-    print("sources: " + "; ".join(f"{s.name}: {s.status}" for s in sources))
+    print("sources: " + "; ".join(f"{s.name}: {s.status.text}" for s in sources))
     print_counts(counts)
     print(f"disagreements of the combined verdict with onnx's tag ({len(disagreements)}):")
     print("\n".join(disagreements))

@@ -21,13 +21,14 @@ import gettext
 import io
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from gendoc.errors import UsageError
 from gendoc.resources import templates_root
-from gendoc.translated import check, neutralised
+from gendoc.translated import check, fields, neutralised, substitute
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog
@@ -55,11 +56,83 @@ class Term(str):
     __slots__ = ()
 
 
+Arg: TypeAlias = "str | int | float | Message"
+"""A placeholder's value: plain, so that any renderer (or a translator's catalog) can use it;
+or a :class:`Message` itself (``unavailable: {reason}``), said in the same language."""
+
+
+@cache
+def placeholders(template: str) -> frozenset[str]:
+    """The names of the fields of a template: ``{old} in {before}``."""
+    return frozenset(name for name, _ in fields(template, "brace"))
+
+
+@dataclass(frozen=True)
+class Message:
+    """A template (its own message id) and the arguments it is formatted with.
+
+    A text gendoc writes in every language (an audit finding, an evidence
+    source's status line) carries no finished sentence but this: the English
+    template, ``N_``-marked so that ``pybabel extract`` finds it, and the
+    values of its placeholders. English formats the template as it is; a
+    translated page formats ``gettext(message.id)`` with the same arguments.
+
+    Arguments are stored as sorted pairs so that a message is immutable,
+    hashable and picklable (it travels back from worker processes).
+    Construction checks that the arguments name exactly the template's
+    placeholders: a misspelled placeholder fails where the message is made,
+    not when a translated page is rendered.
+    """
+
+    id: str
+    arguments: tuple[tuple[str, Arg], ...] = ()
+
+    def __post_init__(self) -> None:
+        given = {name for name, _ in self.arguments}
+        if given != placeholders(self.id):
+            raise ValueError(
+                f"message {self.id!r} has placeholders {sorted(placeholders(self.id))}, "
+                f"given {sorted(given)}"
+            )
+
+    @property
+    def args(self) -> dict[str, Arg]:
+        return dict(self.arguments)
+
+    def format(self, translate: Callable[[str], str] | None = None) -> str:
+        """The message in the language of ``translate`` (a gettext function); English without."""
+        template = self.id if translate is None else translate(self.id)
+        return substitute(template, translated_args(self.args, translate))
+
+    @property
+    def text(self) -> str:
+        """The English text."""
+        return self.format()
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form: the English text, and the id and arguments to translate it."""
+        return {"message": self.text, "message_id": self.id, "args": self.args}
+
+
+def say(template: str, **args: Arg) -> Message:
+    """A message from an ``N_``-marked template and its arguments."""
+    return Message(template, tuple(sorted(args.items())))
+
+
 def translated_args(
-    args: Mapping[str, object], translate: Callable[[str], str]
+    args: Mapping[str, object], translate: Callable[[str], str] | None
 ) -> dict[str, object]:
-    """``args`` with every :class:`Term` translated."""
-    return {k: translate(v) if isinstance(v, Term) else v for k, v in args.items()}
+    """``args`` in the language of ``translate`` (English without): every :class:`Term`
+    translated, every :class:`Message` formatted."""
+
+    def said(value: object) -> object:
+        if isinstance(value, Message):
+            return value.format(translate)
+        if isinstance(value, Term) and translate is not None:
+            return translate(value)
+        return value
+
+    return {k: said(v) for k, v in args.items()}
 
 
 def NP_(singular: str, plural: str) -> tuple[str, str]:

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 
-from gendoc.audit import RULES, AuditOptions, Severity, audit
+from gendoc.audit import RULES, AuditOptions, Severity, audit, weigh
 from gendoc.audit.command import ReportFormat, run
 from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.evidence import sources
+from gendoc.evidence.ort_registry import load_registry
 from gendoc.evidence.sources import TORCH_MISSING, MissingSource
 from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
+from gendoc.i18n import translations
 from gendoc.model import Reference
 
 
@@ -117,7 +120,7 @@ def test_without_torch_the_record_gives_the_same_verdicts(
     monkeypatch.delitem(sys.modules, "gendoc.evidence.torch_source", raising=False)
     without = audit(reference, options)
     assert without.to_dict() == with_torch.to_dict()
-    status = dict((s.source, s.status) for s in without.sources)["pytorch"]
+    status = dict((s.source, s.status) for s in without.sources)["pytorch"].text
     assert status.startswith("recorded with torch 2.") and "(onnx " in status
 
 
@@ -166,8 +169,15 @@ def test_a_version_the_record_lacks_without_torch_is_named_with_why(
     clip = reference.operator("", "Clip").latest
     source = RecordedTorchSource({}, live=lambda: MissingSource("pytorch", TORCH_MISSING))
     evidence = source.evaluate(clip)
-    assert {p.detail for p in evidence.parameters} == {TORCH_MISSING}
-    assert source.status.endswith(f"1 other versions asked live: unavailable: {TORCH_MISSING}")
+    assert {p.detail for p in evidence.parameters} == {"torch is not installed"}
+    status = source.status
+    assert status.text == (
+        "recorded with a torch record: 0 operator versions; "
+        "1 other versions asked live: unavailable: torch is not installed"
+    )
+    assert status.format(translations("zh").gettext).endswith(
+        "另有 1 个版本当场询问：不可用：未安装 torch"
+    )
 
 
 def test_every_rendering_names_what_a_source_could_not_answer(
@@ -188,8 +198,107 @@ def test_every_rendering_names_what_a_source_could_not_answer(
     markdown = format_markdown(report, "en")
     assert "| pytorch | recorded with torch" in markdown
     assert f"{loops} operator versions: no torch mapping" in markdown
-    zh = f"证据来源 pytorch 无法回答 {loops} 个算子版本：no torch mapping"
+    zh = f"证据来源 pytorch 无法回答 {loops} 个算子版本：没有 torch 映射"
     assert zh in format_text(report, "zh")
+
+
+def _latin_words(line: str, kept: list[str]) -> list[str]:
+    """The Latin words of ``line`` once the names, versions and code it may keep are removed."""
+    for word in sorted(kept, key=len, reverse=True):
+        line = line.replace(word, " ")
+    return re.findall(r"[A-Za-z]{2,}", line)
+
+
+def test_a_chinese_report_says_every_source_line_in_chinese(
+    reference: Reference, no_torch: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without torch and without a record of Abs, PyTorch is asked live and cannot answer:
+    every status line and reason of the Chinese text and Markdown is Chinese around the names,
+    versions and operator names, while the English lines and the JSON stay as they were."""
+    made_with = "torch 2.13.0+cpu (onnx 1.23.2)"
+    monkeypatch.setattr(
+        sources, "torch_source", lambda: RecordedTorchSource({}, made_with=made_with)
+    )
+    # onnx-ad's recorded reasons quote the library's own (English) errors: left out here
+    monkeypatch.setattr(weigh, "default_sources", lambda: sources.default_sources()[:2])
+    report = audit(reference, AuditOptions(ops=["Abs", "Loop", "LabelEncoder"], evidence=True))
+    abs_, loop = (len(reference.operator("", op).versions) for op in ("Abs", "Loop"))
+    encoders = len([s for s in reference.schemas if s.name == "LabelEncoder"])
+    versions = abs_ + loop + encoders
+    commit = load_registry()["onnxruntime"]["commit"][:12]
+    release = load_registry()["onnxruntime"]["tag"]
+
+    data = json.loads(format_json(report))
+    assert data["sources"] == [
+        {
+            "source": "pytorch",
+            "status": f"recorded with {made_with}: 0 operator versions; "
+            f"{abs_} other versions asked live: unavailable: torch is not installed",
+            "unanswered": sorted(
+                [
+                    {"reason": "no torch mapping", "versions": loop + encoders},
+                    {"reason": "torch is not installed", "versions": abs_},
+                ],
+                key=lambda r: (-r["versions"], r["reason"]),
+            ),
+        },
+        {
+            "source": "onnxruntime",
+            "status": f"gradient registry of onnxruntime {release} (commit {commit})",
+            "unanswered": sorted(
+                [
+                    {"reason": "no gradient builder for Loop", "versions": loop},
+                    {
+                        "reason": "onnxruntime's registry covers the default domain",
+                        "versions": encoders,
+                    },
+                ],
+                key=lambda r: (-r["versions"], r["reason"]),
+            ),
+        },
+        {
+            "source": "finite-differences",
+            "status": "unavailable: finite differences were not requested (--numeric)",
+            "unanswered": [
+                {
+                    "reason": "finite differences were not requested (--numeric)",
+                    "versions": versions,
+                }
+            ],
+        },
+    ]
+    english = format_text(report, "en")
+    assert (
+        f"evidence source pytorch could not answer {abs_} operator versions: torch is not installed"
+    ) in english
+    in_markdown = made_with.replace("(", "&#40;").replace(")", "&#41;")  # escaped by the table
+    assert f"| pytorch | recorded with {in_markdown}: 0 operator versions; " in (
+        format_markdown(report, "en")
+    )
+
+    text = format_text(report, "zh")
+    lines = [line for line in text.splitlines() if line.startswith("证据来源")]
+    assert (
+        f"证据来源 pytorch：用 {made_with} 记录：0 个算子版本；"
+        f"另有 {abs_} 个版本当场询问：不可用：未安装 torch"
+    ) in lines
+    assert f"证据来源 pytorch 无法回答 {abs_} 个算子版本：未安装 torch" in lines
+    assert f"证据来源 onnxruntime：onnxruntime {release}（提交 {commit}）的梯度注册表" in lines
+    assert f"证据来源 onnxruntime 无法回答 {loop} 个算子版本：Loop 没有梯度构建器" in lines
+    assert (
+        f"证据来源 onnxruntime 无法回答 {encoders} 个算子版本：onnxruntime 的注册表只涵盖默认域"
+        in lines
+    )
+    assert "证据来源 finite-differences：不可用：未要求有限差分（--numeric）" in lines
+    markdown = format_markdown(report, "zh")
+    table = markdown.split("## 证据来源", 1)[1].split("\n## ", 1)[0]
+    rows = [row for row in table.splitlines() if row.startswith("| ") and "---" not in row][1:]
+    assert len(lines) == 8 and len(rows) == 3
+    kept = ["pytorch", "onnxruntime", "finite-differences", made_with, commit, "--numeric"]
+    kept += [in_markdown, "torch", "Loop"]
+    for line in [*lines, *rows]:
+        assert not _latin_words(line, kept), line
+    assert "没有梯度构建器；" in rows[1] or "默认域；" in rows[1], "reasons part with ；"
 
 
 def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(

@@ -199,13 +199,13 @@ def test_the_record_holds_onnx_ads_answers(reference: Reference) -> None:
     assert evidence.source == "onnx-ad"
     assert evidence.detail.startswith(f"onnx-ad {record['onnx-ad']} reverse mode on ")
     # every operator it could not answer is named in its status line, with why
-    assert recorded.status.startswith(
+    assert recorded.status.text.startswith(
         f"onnx-ad {record['onnx-ad']}, reverse mode on the backend test cases of onnx "
         f"{record['onnx']}"
     )
     # onnx-ad has no rules for the ai.onnx.ml domain; onnx has no test case of MaxRoiPool
-    assert "no reverse rule for TreeEnsemble: ai.onnx.ml.TreeEnsemble;" in recorded.status
-    assert "MaxRoiPool" in recorded.status.split("no backend test case fits this version:")[1]
+    assert "no reverse rule for TreeEnsemble: ai.onnx.ml.TreeEnsemble;" in recorded.status.text
+    assert "MaxRoiPool" in recorded.status.text.split("no backend test case fits this version:")[1]
 
 
 def test_unanswered_groups_operators_by_reason() -> None:
@@ -220,7 +220,7 @@ def test_unanswered_groups_operators_by_reason() -> None:
         },
     }
     assert unanswered(kept["verdicts"]) == {"a sequence": ["C"], "no rule": ["B"]}
-    assert status_line(kept).endswith("no answer for 2 operators: a sequence: C; no rule: B")
+    assert status_line(kept).text.endswith("no answer for 2 operators: a sequence: C; no rule: B")
 
 
 def test_a_version_missing_from_the_record_is_asked_live(
@@ -233,8 +233,8 @@ def test_a_version_missing_from_the_record_is_asked_live(
         importlib.util, "find_spec", lambda name, *a: None if name == "onnx_ad" else real(name, *a)
     )
     assert _verdicts(RecordedOnnxAdSource(kept), floor) == {
-        "input X": (Verdict.UNAVAILABLE, sources.ONNX_AD_MISSING),
-        "output Y": (Verdict.UNAVAILABLE, sources.ONNX_AD_MISSING),
+        "input X": (Verdict.UNAVAILABLE, sources.ONNX_AD_MISSING.text),
+        "output Y": (Verdict.UNAVAILABLE, sources.ONNX_AD_MISSING.text),
     }
     found = {interface_key(floor): {"detail": "kept", "parameters": []}}
     assert RecordedOnnxAdSource({**kept, "verdicts": found}).evaluate(floor).detail == "kept"
@@ -254,7 +254,7 @@ def test_an_onnx_ad_that_cannot_import_degrades_with_the_reason(
     source = sources.live_onnx_ad_source()
     assert source.name == "onnx-ad"
     reason = "onnx-ad cannot be imported: ImportError: needs a newer onnx"
-    assert source.status == f"unavailable: {reason}"
+    assert source.status.text == f"unavailable: {reason}"
     relu = Schema(domain="", name="Relu", since_version=14, inputs=(_param("X"),))
     assert _verdicts(source, relu) == {"input X": (Verdict.UNAVAILABLE, reason)}
 

@@ -22,12 +22,13 @@ from dataclasses import dataclass, replace
 
 from gendoc.audit.findings import Finding, ParameterRef, Part, SourceVote, make_finding
 from gendoc.audit.results import NumericResult
-from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, Verdict
+from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import NUMERIC, RULES_BY_NAME, Suggestion, combine
+from gendoc.i18n import N_, Message, say
 from gendoc.model import Reference, Schema
 
-NUMERIC_NOT_REQUESTED = "finite differences were not requested (--numeric)"
+NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric)"))
 
 
 def audit_sources(numeric: NumericResult | None) -> list[EvidenceSource]:
@@ -90,27 +91,26 @@ def findings_of(weighed: Weighed) -> list[Finding]:
 @dataclass(frozen=True)
 class SourceReport:
     """One source in a report: its status line, and the operator versions it could not
-    answer at all, counted by reason (most frequent first)."""
+    answer at all, counted by reason (most frequent first). Both are messages, said in the
+    report's language; the JSON form has their English text."""
 
     source: str
-    status: str
-    unanswered: tuple[tuple[str, int], ...] = ()
+    status: Message
+    unanswered: tuple[tuple[Message, int], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
         return {
             "source": self.source,
-            "status": self.status,
-            "unanswered": [{"reason": why, "versions": n} for why, n in self.unanswered],
+            "status": self.status.text,
+            "unanswered": [{"reason": why.text, "versions": n} for why, n in self.unanswered],
         }
 
 
-def unanswered(evidence: Sequence[SourceEvidence]) -> tuple[tuple[str, int], ...]:
-    """Why one source answered no parameter of some operator versions, with how many."""
-    reasons: Counter[str] = Counter()
-    for e in evidence:
-        if e.parameters and all(p.verdict is Verdict.UNAVAILABLE for p in e.parameters):
-            reasons[e.parameters[0].detail] += 1
-    return tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0])))
+def unanswered(evidence: Sequence[SourceEvidence]) -> tuple[tuple[Message, int], ...]:
+    """Why one source answered no parameter of some operator versions (it answered them with
+    :func:`~gendoc.evidence.outcome.unavailable`), with how many."""
+    reasons = Counter(e.unanswered for e in evidence if e.unanswered is not None)
+    return tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0].text)))
 
 
 def evidence_findings(

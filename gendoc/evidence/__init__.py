@@ -10,10 +10,13 @@ This package runs them behind one interface; ``gendoc audit --evidence``
 Interface
 ---------
 ``EvidenceSource`` (:mod:`gendoc.evidence.outcome`)
-    Anything with a ``name`` and ``evaluate(schema) -> SourceEvidence``, for a
-    :class:`gendoc.model.Schema`. It never raises for an operator it cannot
-    judge: it answers ``UNAVAILABLE`` with the reason.
-``SourceEvidence(source, domain, op, version, parameters, detail)``
+    Anything with a ``name``, a ``status`` line and ``evaluate(schema) ->
+    SourceEvidence``, for a :class:`gendoc.model.Schema`. It never raises for
+    an operator it cannot judge: it answers ``unavailable(source, schema,
+    reason)``, every parameter ``UNAVAILABLE`` with the reason. The status and
+    the reason are :class:`gendoc.i18n.Message` objects (``say(N_("..."),
+    ...)``), so that a Chinese report says them in Chinese.
+``SourceEvidence(source, domain, op, version, parameters, detail, unanswered)``
     One ``ParameterEvidence(kind, name, verdict, detail)`` per input, then per
     output, in schema order (``label`` is ``"input X"``/``"output Y"``).
     ``detail`` is what a reviewer re-checks: the torch call as text and the

@@ -15,8 +15,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gendoc.evidence.outcome import Basis, ParameterEvidence, SourceEvidence, Verdict, labelled
+from gendoc.evidence.outcome import (
+    Basis,
+    ParameterEvidence,
+    SourceEvidence,
+    Verdict,
+    labelled,
+    unavailable,
+)
 from gendoc.evidence.verdict import NUMERIC
+from gendoc.i18n import N_, say
 from gendoc.model import Schema
 
 
@@ -46,21 +54,21 @@ class NumericEvidence:
 
     def __init__(self, operators: Iterable[Mapping[str, Any]]) -> None:
         self.by_version = {(o["domain"], o["op"], o["version"]): o for o in operators}
-        self.status = f"finite differences of {len(self.by_version)} evaluated operator versions"
+        self.status = say(
+            N_("finite differences of {count} evaluated operator versions"),
+            count=len(self.by_version),
+        )
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         found = self.by_version.get((schema.domain, schema.name, schema.since_version))
-        pairs = found["pairs"] if found else []
+        if found is None:
+            return unavailable(NUMERIC, schema, say(N_("no test case evaluated")))
         params = []
         for kind, param in labelled(schema):
             key = "input" if kind == "input" else "output"
-            classes = [p["class"] for p in pairs if p[key] == param.name]
-            if found is None:
-                verdict, why = Verdict.UNAVAILABLE, "no test case evaluated"
-            else:
-                verdict, why = read_slopes(classes)
+            verdict, why = read_slopes(p["class"] for p in found["pairs"] if p[key] == param.name)
             params.append(ParameterEvidence(kind, param.name, verdict, why, Basis.SLOPE))
-        cases = ", ".join(found["cases"][:3]) if found else ""
+        cases = ", ".join(found["cases"][:3])
         return SourceEvidence(
             NUMERIC, schema.domain, schema.name, schema.since_version, tuple(params), cases
         )

@@ -28,6 +28,7 @@ from typing import Any
 
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
 from gendoc.evidence.torch_record import from_record, interface_key, record
+from gendoc.i18n import N_, Message, say
 from gendoc.model import Schema
 
 DATA_FILE = "onnx_ad_verdicts.json"
@@ -65,17 +66,28 @@ def unanswered(verdicts: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
     return dict(sorted(grouped.items()))
 
 
-def status_line(kept: dict[str, Any]) -> str:
-    """The source's status: releases, coverage, and every operator it could not answer."""
+def status_line(kept: dict[str, Any]) -> Message:
+    """The source's status: releases, coverage, and every operator it could not answer (the
+    reasons as the record keeps them, in English)."""
     verdicts = kept["verdicts"]
     missing = unanswered(verdicts)
-    count = sum(len(ops) for ops in missing.values())
-    reasons = "; ".join(f"{why}: {', '.join(ops)}" for why, ops in missing.items())
-    line = (
-        f"onnx-ad {kept['onnx-ad']}, reverse mode on the backend test cases of onnx "
-        f"{kept['onnx']} (recorded for {len(verdicts)} operator versions)"
+    line = say(
+        N_(
+            "onnx-ad {version}, reverse mode on the backend test cases of onnx {onnx} "
+            "(recorded for {count} operator versions)"
+        ),
+        version=kept["onnx-ad"],
+        onnx=kept["onnx"],
+        count=len(verdicts),
     )
-    return f"{line}; no answer for {count} operators: {reasons}" if count else line
+    if not missing:
+        return line
+    return say(
+        N_("{line}; no answer for {count} operators: {reasons}"),
+        line=line,
+        count=sum(len(ops) for ops in missing.values()),
+        reasons="; ".join(f"{why}: {', '.join(ops)}" for why, ops in missing.items()),
+    )
 
 
 class RecordedOnnxAdSource:

@@ -59,6 +59,7 @@ from gendoc.evidence.outcome import (
     labelled,
     unavailable,
 )
+from gendoc.i18n import N_, say
 from gendoc.model import Reference, Schema, domain_key
 
 NAME = "onnx-ad"
@@ -285,8 +286,10 @@ class OnnxAdSource:
         self._cases = cases
         self._by_version: dict[tuple[str, str, int], list[NumericCase]] | None = None
         self.version = library_version()
-        self.status = (
-            f"onnx-ad {self.version}, reverse mode on onnx {onnx.__version__}'s backend test cases"
+        self.status = say(
+            N_("onnx-ad {version}, reverse mode on onnx {onnx}'s backend test cases"),
+            version=self.version,
+            onnx=onnx.__version__,
         )
 
     def _index(self) -> dict[tuple[str, str, int], list[NumericCase]]:
@@ -297,11 +300,11 @@ class OnnxAdSource:
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         if not is_onnx_domain(schema.domain):
-            why = "onnx-ad differentiates onnx's own operators"
+            why = say(N_("onnx-ad differentiates onnx's own operators"))
             return unavailable(NAME, schema, why, f"onnx-ad {self.version}")
         cases = self._cases_for(schema)
         if not cases:
-            why = "no backend test case fits this version"
+            why = say(N_("no backend test case fits this version"))
             return unavailable(NAME, schema, why, f"onnx-ad {self.version}")
         jobs, _ = plan_jobs(Reference("", (schema,)), cases, SETTINGS)
         answers: dict[str, list[_Answer]] = {}

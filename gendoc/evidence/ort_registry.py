@@ -35,6 +35,7 @@ from gendoc.evidence.outcome import (
     labelled,
     unavailable,
 )
+from gendoc.i18n import N_, say
 from gendoc.model import Option, Schema
 
 NAME = "onnxruntime"
@@ -85,17 +86,23 @@ class OrtRegistrySource:
         self.data = data if data is not None else load_registry()
         release = self.data["onnxruntime"]
         self.provenance = f"onnxruntime {release['tag']} (commit {release['commit'][:12]})"
-        self.status = f"gradient registry of {self.provenance}"
+        self.status = say(
+            N_("gradient registry of onnxruntime {tag} (commit {commit})"),
+            tag=release["tag"],
+            commit=release["commit"][:12],
+        )
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         if schema.domain:
-            return unavailable(NAME, schema, "onnxruntime's registry covers the default domain")
+            reason = say(N_("onnxruntime's registry covers the default domain"))
+            return unavailable(NAME, schema, reason)
         op_type = REPLACED_BEFORE_GRADIENT.get(schema.name, schema.name)
         builder_name = self.data["registry"].get(op_type)
         builder = self.data["builders"].get(builder_name) if builder_name else None
         stops = self.data["stop_gradient_edges"].get(op_type, [])
         if builder_name is None and not stops:
-            return unavailable(NAME, schema, f"no gradient builder for {op_type}", self.provenance)
+            reason = say(N_("no gradient builder for {op}"), op=op_type)
+            return unavailable(NAME, schema, reason, self.provenance)
         detail = f"{builder_name or 'no builder'} for {op_type}, {self.provenance}"
         counters = {"input": 0, "output": 0}
         found = []

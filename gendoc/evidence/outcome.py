@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from gendoc.i18n import Message
 from gendoc.model import Differentiability, Parameter, Schema
 
 
@@ -81,7 +82,9 @@ class SourceEvidence:
 
     ``detail`` is what a reviewer needs to re-check the claim: the torch call
     as text, or the gradient builder's name with the onnxruntime release and
-    commit it was read from.
+    commit it was read from. ``unanswered`` is set by :func:`unavailable` alone:
+    why the source answered nothing about this version, for the report's
+    count of such versions by reason.
     """
 
     source: str
@@ -90,6 +93,7 @@ class SourceEvidence:
     version: int
     parameters: tuple[ParameterEvidence, ...]
     detail: str = ""
+    unanswered: Message | None = None
 
     def verdict_of(self, label: str) -> ParameterEvidence | None:
         return next((p for p in self.parameters if p.label == label), None)
@@ -106,11 +110,23 @@ class SourceEvidence:
 
 
 class EvidenceSource(Protocol):
-    """A source of differentiability evidence: a name, a status line and one method."""
+    """A source of differentiability evidence: a name, a status line and one method.
+
+    The status line and the reasons a source gives for an operator version it
+    cannot answer at all are shown in every language of the report, so they
+    are :class:`~gendoc.i18n.Message` objects, not strings: an ``N_``-marked
+    English template and its arguments (``say(N_("torch {version}, {count}
+    operators mapped"), version=..., count=...)``), with its translation in
+    each catalog. Names, versions and code go in as arguments, untranslated;
+    a message may be an argument of another (``unavailable: {reason}``). Such
+    a version is answered with :func:`unavailable` and its reason; a
+    parameter's own ``detail`` stays an English string.
+    """
 
     name: str
-    status: str
-    """One line on what this source is (its version) or why it cannot answer."""
+    status: Message
+    """One line on what this source is (its version) or why it cannot answer (``.text``:
+    the English line, as the JSON report writes it)."""
 
     def evaluate(self, schema: Schema) -> SourceEvidence: ...
 
@@ -123,18 +139,20 @@ def labelled(schema: Schema) -> Iterable[tuple[str, Parameter]]:
         yield "output", param
 
 
-def unavailable(source: str, schema: Schema, reason: str, detail: str = "") -> SourceEvidence:
-    """The answer of a source that has nothing to say about ``schema``."""
+def unavailable(source: str, schema: Schema, reason: Message, detail: str = "") -> SourceEvidence:
+    """The answer of a source that has nothing to say about ``schema``: every parameter
+    ``UNAVAILABLE`` with ``reason`` in English, and ``reason`` kept to be translated."""
     return SourceEvidence(
         source=source,
         domain=schema.domain,
         op=schema.name,
         version=schema.since_version,
         parameters=tuple(
-            ParameterEvidence(kind, p.name, Verdict.UNAVAILABLE, reason)
+            ParameterEvidence(kind, p.name, Verdict.UNAVAILABLE, reason.text)
             for kind, p in labelled(schema)
         ),
         detail=detail,
+        unanswered=reason,
     )
 
 

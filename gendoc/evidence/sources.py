@@ -18,18 +18,19 @@ import importlib.util
 from gendoc.evidence.ort_registry import OrtRegistrySource
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, unavailable
 from gendoc.evidence.torch_record import RecordedTorchSource
+from gendoc.i18n import N_, Message, say
 from gendoc.model import Schema
 
-TORCH_MISSING = "torch is not installed"
+TORCH_MISSING = say(N_("torch is not installed"))
 
 
 class MissingSource:
     """A source whose package is absent: every parameter ``UNAVAILABLE`` with ``reason``."""
 
-    def __init__(self, name: str, reason: str) -> None:
+    def __init__(self, name: str, reason: Message) -> None:
         self.name = name
         self.reason = reason
-        self.status = f"unavailable: {reason}"
+        self.status = say(N_("unavailable: {reason}"), reason=reason)
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         return unavailable(self.name, schema, self.reason)
@@ -55,7 +56,7 @@ def torch_source() -> EvidenceSource:
     return RecordedTorchSource()
 
 
-ONNX_AD_MISSING = "onnx-ad is not installed (pip install 'gendoc[evidence]')"
+ONNX_AD_MISSING = say(N_("onnx-ad is not installed (pip install 'gendoc[evidence]')"))
 
 
 def live_onnx_ad_source() -> EvidenceSource:
@@ -65,7 +66,8 @@ def live_onnx_ad_source() -> EvidenceSource:
     try:
         from gendoc.evidence.onnx_ad_source import OnnxAdSource
     except Exception as exc:  # an onnx-ad that does not work with the installed onnx
-        reason = f"onnx-ad cannot be imported: {type(exc).__name__}: {exc}".splitlines()[0]
+        error = f"{type(exc).__name__}: {exc}".splitlines()[0]
+        reason = say(N_("onnx-ad cannot be imported: {error}"), error=error)
         return MissingSource("onnx-ad", reason)
     return OnnxAdSource()
 

@@ -36,6 +36,8 @@ import ast
 from dataclasses import dataclass
 from functools import cached_property
 
+from gendoc.i18n import N_, say
+
 
 @dataclass(frozen=True)
 class Real:
@@ -144,6 +146,9 @@ _KERNEL = Real(3, 2, 2, 2)
 _BIAS3 = Real(3)
 _UNIT = {"low": -0.9, "high": 0.9}
 _POSITIVE = {"low": 0.5, "high": 2.0}
+
+NO_MAPPING = say(N_("no torch mapping"))
+"""Why PyTorch cannot answer an operator :data:`TORCH_OPS` does not map."""
 
 TORCH_OPS: dict[str, TorchOp] = {
     # elementwise math

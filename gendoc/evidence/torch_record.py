@@ -41,7 +41,8 @@ from gendoc.evidence.outcome import (
     labelled,
     unavailable,
 )
-from gendoc.evidence.torch_ops import TORCH_OPS
+from gendoc.evidence.torch_ops import NO_MAPPING, TORCH_OPS
+from gendoc.i18n import N_, Message, say
 from gendoc.model import Schema
 
 DATA_FILE = "torch_verdicts.json"
@@ -128,16 +129,28 @@ class RecordedTorchSource:
         self.asked_live = 0
 
     @property
-    def status(self) -> str:
+    def status(self) -> Message:
         """What answered: the record, and for versions it lacks, the installed torch or why not."""
-        line = f"recorded with {self.made_with}: {len(self.verdicts)} operator versions"
-        if self._live is not None:
-            line += f"; {self.asked_live} other versions asked live: {self._live.status}"
-        return line
+        if self._live is None:
+            return say(
+                N_("recorded with {made_with}: {count} operator versions"),
+                made_with=self.made_with,
+                count=len(self.verdicts),
+            )
+        return say(
+            N_(
+                "recorded with {made_with}: {count} operator versions; "
+                "{asked} other versions asked live: {live}"
+            ),
+            made_with=self.made_with,
+            count=len(self.verdicts),
+            asked=self.asked_live,
+            live=self._live.status,
+        )
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         if schema.domain or schema.name not in TORCH_OPS:
-            return unavailable(NAME, schema, "no torch mapping")
+            return unavailable(NAME, schema, NO_MAPPING)
         kept = self.verdicts.get(interface_key(schema))
         if kept is not None:
             return from_record(schema, kept)

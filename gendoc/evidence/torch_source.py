@@ -44,6 +44,7 @@ from gendoc.evidence.outcome import (
     unavailable,
 )
 from gendoc.evidence.torch_ops import (
+    NO_MAPPING,
     TORCH_OPS,
     Bools,
     Builder,
@@ -53,6 +54,7 @@ from gendoc.evidence.torch_ops import (
     TorchOp,
     Value,
 )
+from gendoc.i18n import N_, say
 from gendoc.model import Option, Schema
 
 NAME = "pytorch"
@@ -153,12 +155,16 @@ class TorchSource:
 
     def __init__(self, ops: dict[str, TorchOp] | None = None) -> None:
         self.ops = TORCH_OPS if ops is None else ops
-        self.status = f"torch {torch.__version__}, {len(self.ops)} operators mapped"
+        self.status = say(
+            N_("torch {version}, {count} operators mapped"),
+            version=str(torch.__version__),
+            count=len(self.ops),
+        )
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         spec = self.ops.get(schema.name) if not schema.domain else None
         if spec is None:
-            return unavailable(NAME, schema, "no torch mapping")
+            return unavailable(NAME, schema, NO_MAPPING)
         detail = f"{spec.call} (torch {torch.__version__})"
         if spec.composite:
             detail = f"composite expression {detail}"
@@ -166,7 +172,7 @@ class TorchSource:
             refused = self._refused_at_forward(schema, spec)
             probes = [self._probe(schema, spec, seed, refused) for seed in SEEDS]
         except Exception as exc:  # the torch call itself failed: no evidence at all
-            reason = f"the torch call failed: {_first_line(exc)}"
+            reason = say(N_("the torch call failed: {error}"), error=_first_line(exc))
             return unavailable(NAME, schema, reason, detail)
         measured = Basis.COMPOSITE if spec.composite else Basis.AUTOGRAD
         found = []
