@@ -40,13 +40,41 @@ def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Referen
     site = SiteContent(reference, [])
     english, chinese = (site.render("evidence/ai.onnx/Clip.md", lang).text for lang in ["en", "zh"])
     assert "Combined verdict" in english
-    # Each source's column says, on hover, what it ran: the torch call and release, the builder.
+    # Each source says, as text (no hover), what it ran: the torch call and release, the builder;
+    # and each verdict its reason, under it.
     torch = load_record()["torch"]
-    assert f'<span title="torch.clamp(input, min, max) (torch {torch})">pytorch</span>' in english
-    assert '<span title="GetClipGradient for Clip, onnxruntime 1.17.0' in english
-    assert '<span title="stop-gradient edge">refused</span>' in english
-    assert '<span title="stop-gradient edge">拒绝求导</span>' in chinese
+    clamp = f"torch.clamp(input, min, max) (torch {torch})"
+    assert f"<li><strong>pytorch</strong>: {clamp}</li>" in english
+    assert "<strong>onnxruntime</strong>: GetClipGradient for Clip, onnxruntime 1.17.0" in english
+    assert 'refused<span class="gd-why">stop-gradient edge</span>' in english
+    assert '拒绝求导<span class="gd-why">stop-gradient edge</span>' in chinese
     assert "综合结论" in chinese
+    assert " title=" not in english.replace('title="Permanent link"', "")
+
+
+def test_each_evidence_row_has_the_id_an_operator_page_links_to(reference: Reference) -> None:
+    """LayerNormalization's parameters are undefined; its badges lead to their rows, and say
+    what the evidence suggests and how strongly."""
+    site = SiteContent(reference, [])
+    op = reference.operator("", "LayerNormalization")
+    page = site.render("operators/ai.onnx/LayerNormalization.md", "en").text
+    evidence = site.render("evidence/ai.onnx/LayerNormalization.md", "en").text
+    for s in op.versions:
+        for p in s.inputs:
+            row = f"v{s.since_version}-input-{p.name}"
+            assert f'<tr id="{row}">' in evidence, row
+            badge = f'<span class="gd-tag gd-tag-{p.differentiability.value}">'
+            assert f'LayerNormalization.html#{row}">{badge}' in page
+    questioned = [
+        s
+        for v in op.versions
+        for s in evidence_pages.weighed(v).suggestions
+        if s.suggested and (s.current.value == "undefined" or s.is_problem)
+    ]
+    # The evidence page's verdict on every questioned tag is on the operator page too.
+    assert page.count('<span class="gd-suggest">evidence suggests') == len(questioned)
+    if questioned and questioned[0].strength.value == "strong":
+        assert "(strong)</span>" in page
 
 
 def test_every_script_of_the_site_runs_and_prints_a_gradient(
