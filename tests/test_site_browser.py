@@ -636,6 +636,6 @@ def test_the_tag_filter_keeps_the_operators_with_the_chosen_tag(page, site_url: 
     page.locator("select.gd-tag-filter").select_option("undefined")
     shown = page.locator("article table tbody tr:visible")
     assert 0 < shown.count() < total
-    assert all(r.locator(".gd-n-undefined").count() == 1 for r in shown.all()[:40])
+    assert all(r.locator(".gd-n-undefined").count() >= 1 for r in shown.all()[:40])
     page.locator("select.gd-tag-filter").select_option("")
     assert page.locator("article table tbody tr:visible").count() == total
