@@ -70,7 +70,9 @@ def tag_counts(schema: Schema, display: Display) -> Markup:
             for tag in ORDER
             if (n := numbers[tag])
         ]
-        parts.append(Markup("{}: {}").format(gettext(label), Markup(", ").join(items)))
+        text = Markup(gettext(N_("%(part)s: %(counts)s")))
+        comma = Markup(display.labels.pgettext("between the items of a list", ", "))
+        parts.append(text % {"part": gettext(label), "counts": comma.join(items)})
     if not parts:
         return Markup(gettext("no inputs or outputs"))
     return Markup(" · ").join(parts)
