@@ -78,7 +78,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
         "diff_line": diff_line,
         "diffs": lambda op: operator_diffs(op.versions, display),
-        "tag_counts": tags.counter(display),
+        "tag_counts": lambda schema: tags.tag_counts(schema, display),
         "strength": lambda value: tags.strength(value, display),
     }
     return env

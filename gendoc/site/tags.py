@@ -13,8 +13,6 @@ filter above the table reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from markupsafe import Markup
 
 from gendoc.display import Display
@@ -76,20 +74,6 @@ def tag_counts(schema: Schema, display: Display) -> Markup:
     if not parts:
         return Markup(gettext("no inputs or outputs"))
     return Markup(" · ").join(parts)
-
-
-def counter(display: Display) -> Callable[[Schema], Markup]:
-    """:func:`tag_counts` in one language, made once per operator version: the opset pages
-    show the same versions again and again."""
-    made: dict[int, tuple[Schema, Markup]] = {}
-
-    def counts(schema: Schema) -> Markup:
-        found = made.get(id(schema))
-        if found is None:  # the schema is kept with its text, so its id is never reused
-            found = made[id(schema)] = (schema, tag_counts(schema, display))
-        return found[1]
-
-    return counts
 
 
 def strength(value: Strength, display: Display) -> str:
