@@ -12,6 +12,8 @@ HTML that means the same and is safe wherever the documents are shown:
 - Raw HTML is parsed, but a tag survives only if it is on a short allow-list
   and has no attribute; it is balanced within its paragraph. Anything else
   (``<img onerror>``, ``<a href>``, ``Tensor<T>``) stays visible text.
+- A function name that onnx writes as plain letters (``erf(x)``, ``sqrt(2)``, ``Tanh``)
+  becomes one upright ``<mi>``: the converter would make it a product of italic letters.
 - Bare URLs become links; relative links point at onnx's docs on GitHub;
   markdown-it refuses ``javascript:`` and similar targets.
 - A ``*`` between two word characters stays a ``*``: onnx writes formulas
@@ -111,6 +113,46 @@ MATHML_ATTRIBUTES = frozenset(
 )
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+# Function names onnx's formulas spell as plain letters; written as one <mi>, which MathML
+# draws upright (a one-letter <mi> is italic: a product of variables such as DFT's "kn").
+FUNCTION_NAMES = frozenset(
+    [
+        "erf",
+        "exp",
+        "log",
+        "ln",
+        "sqrt",
+        "sin",
+        "cos",
+        "tan",
+        "sinh",
+        "cosh",
+        "tanh",
+        "sigmoid",
+        "swish",
+        "softplus",
+        "softmax",
+        "relu",
+        "gelu",
+        "max",
+        "min",
+        "abs",
+    ]
+)
+_LETTERS = re.compile(r"(?:<mi>[A-Za-z]</mi>){2,}")
+
+
+def _upright_names(mathml: str) -> str:
+    """Runs of one-letter ``<mi>`` that spell a function name, as one ``<mi>``."""
+
+    def join(match: re.Match[str]) -> str:
+        word = match.group(0).replace("<mi>", "").replace("</mi>", "")
+        return f"<mi>{word}</mi>" if word.lower() in FUNCTION_NAMES else match.group(0)
+
+    return _LETTERS.sub(join, mathml)
+
+
 _LIST_ITEM = re.compile(r"\s*(?:[*+-]|\d+[.)])\s")
 _FENCE = re.compile(r"\s*(```|~~~)")
 
@@ -163,7 +205,7 @@ def render_math(latex: str, display: bool) -> str:
         rebuilder.feed(mathml)
         rebuilder.close()
         if not rebuilder.foreign:
-            return "".join(rebuilder.out)
+            return _upright_names("".join(rebuilder.out))
     shown = f"<code>{escape(latex)}</code>"
     return f"<p>{shown}</p>" if display else shown
 

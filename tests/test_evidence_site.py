@@ -41,16 +41,44 @@ def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Referen
     site = SiteContent(reference, [])
     english, chinese = (site.render("evidence/ai.onnx/Clip.md", lang).text for lang in ["en", "zh"])
     assert "Combined verdict" in english
-    # Each source's column says, on hover, what it ran: the torch call and release, the builder.
+    # Each source says, as text (no hover), what it ran: the torch call and release, the builder;
+    # and each verdict its reason, under it.
     torch = load_record()["torch"]
-    assert f'<span title="torch.clamp(input, min, max) (torch {torch})">pytorch</span>' in english
+    clamp = f"torch.clamp(input, min, max) (torch {torch})"
+    assert f"<li><strong>pytorch</strong>: {clamp}</li>" in english
     ort = "GetClipGradient for Clip, onnxruntime v1.19.2 (commit ffceed9d44f2)"
-    assert f'<span title="{ort}' in english
+    assert f"<strong>onnxruntime</strong>: {ort}" in english
+    assert 'refused<span class="gd-why">stop-gradient edge</span>' in english
+    assert '拒绝求导<span class="gd-why">stop-gradient edge</span>' in chinese
     onnx_ad = load_onnx_ad_record()["onnx-ad"]
-    assert f'<span title="onnx-ad {onnx_ad} reverse mode on test_clip' in english
-    assert '<span title="stop-gradient edge">refused</span>' in english
-    assert '<span title="stop-gradient edge">拒绝求导</span>' in chinese
+    assert f"<li><strong>onnx-ad</strong>: onnx-ad {onnx_ad} reverse mode on test_clip" in english
     assert "综合结论" in chinese
+    assert " title=" not in english.replace('title="Permanent link"', "")
+
+
+def test_each_evidence_row_has_the_id_an_operator_page_links_to(reference: Reference) -> None:
+    """LayerNormalization's parameters are undefined; its badges lead to their rows, and say
+    what the evidence suggests and how strongly."""
+    site = SiteContent(reference, [])
+    op = reference.operator("", "LayerNormalization")
+    page = site.render("operators/ai.onnx/LayerNormalization.md", "en").text
+    evidence = site.render("evidence/ai.onnx/LayerNormalization.md", "en").text
+    for s in op.versions:
+        for p in s.inputs:
+            row = f"v{s.since_version}-input-{p.name}"
+            assert f'<tr id="{row}">' in evidence, row
+            badge = f'<span class="gd-tag gd-tag-{p.differentiability.value}">'
+            assert f'LayerNormalization.html#{row}">{badge}' in page
+    questioned = [
+        s
+        for v in op.versions
+        for s in evidence_pages.weighed(v).suggestions
+        if s.suggested and (s.current.value == "undefined" or s.is_problem)
+    ]
+    # The evidence page's verdict on every questioned tag is on the operator page too.
+    assert page.count('<span class="gd-suggest">evidence suggests') == len(questioned)
+    if questioned and questioned[0].strength.value == "strong":
+        assert "(strong)</span>" in page
 
 
 def test_every_script_of_the_site_runs_and_prints_a_gradient(
@@ -84,4 +112,4 @@ def test_page_shows_disputed_tags_and_values_torch_never_measured(reference: Ref
     assert "disputed" in clip and "有争议" in site.render("evidence/ai.onnx/Clip.md", "zh").text
     range_page = site.render("evidence/ai.onnx/Range.md", "en").text
     scalar = "passed to torch as a Python scalar by the mapping: autograd never sees it"
-    assert f'<span title="{scalar}">not measured</span>' in range_page
+    assert f"not measured<span class=\"gd-why\">{scalar}</span>" in range_page

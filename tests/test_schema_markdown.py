@@ -57,6 +57,16 @@ def test_dft_display_and_inline_math_become_mathml() -> None:
     assert "<mfrac><mrow><mi>k</mi><mi>n</mi></mrow><mrow><mi>N</mi></mrow></mfrac>" in html
 
 
+def test_function_names_in_gelu_math_are_one_upright_identifier() -> None:
+    """onnx writes ``erf(x/sqrt(2))`` and ``Tanh(...)`` as plain letters; each name is one
+    ``<mi>`` (drawn upright), not a product of italic letters; DFT's ``kn`` stays a product."""
+    html = render_text(doc("Gelu"), BASE)
+    for name in ("erf", "sqrt", "Tanh"):
+        assert f"<mi>{name}</mi>" in html, name
+    assert "<mi>e</mi><mi>r</mi><mi>f</mi>" not in html
+    assert "<mi>k</mi><mi>n</mi>" in render_text(doc("DFT"), BASE)
+
+
 def test_dft_reference_url_is_a_link_without_the_full_stop() -> None:
     html = render_text(doc("DFT"), BASE)
     url = "https://docs.scipy.org/doc/scipy/tutorial/fft.html"

@@ -193,9 +193,11 @@ def test_operator_page_renders_with_its_tags(page, site_url: str, lang: str) -> 
     assert shape.inner_text() == TAG_LABELS[lang][1]
     colour = data.evaluate("e => getComputedStyle(e).backgroundColor")
     assert colour == DIFFERENTIABLE_GREEN  # the site's stylesheet is applied
-    assert page.locator("article h2").count() == page.locator("nav.md-nav--secondary a").count()
+    # Each version is an entry of the table of contents (its parts are entries under it).
+    top = page.locator("nav.md-nav--secondary > ul > li > a")
+    assert page.locator("article h2").count() == top.count()
     # Show the newest version's parameters and tags, not only its doc, in the screenshot.
-    first.locator(".gd-part").first.evaluate(
+    first.locator("h3").first.evaluate(
         "e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 120)"
     )
     page.wait_for_timeout(600)  # the header's title fades to the page's title on scrolling
@@ -438,3 +440,203 @@ def test_the_chinese_audit_page_is_chinese(page, site_url: str, width: int) -> N
         severity, *_, message = row.locator("td").all_inner_texts()
         assert severity in {gettext(s) for s in english} and severity not in english
         assert any("\u4e00" <= ch <= "\u9fff" for ch in message), message
+
+
+# ---------------------------------------------------------------------------- tags, phones, opsets
+
+CONTRAST_JS = """(scope) => {
+  // WCAG contrast of every visible text of the page's own elements: the computed text colour
+  // over the background composited from the element up to the first opaque ancestor.
+  const parse = (c) => {
+    const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return [0, 0, 0, 0];
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  };
+  const over = (top, bottom) =>
+    [0, 1, 2].map(i => top[i] * top[3] + bottom[i] * (1 - top[3])).concat([1]);
+  const lum = (c) => {
+    const v = c.slice(0, 3)
+      .map(x => (x /= 255) <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+  };
+  const low = [];
+  for (const el of document.querySelectorAll(scope + " *")) {
+    const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !el.getClientRects().length || el.closest("svg, math")) continue;
+    let shown = true, layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      if (style.opacity === "0" || style.visibility === "hidden") shown = false;
+      const b = parse(style.backgroundColor);
+      if (b[3] > 0 && (!layers.length || layers[layers.length - 1][3] < 1)) layers.push(b);
+    }
+    if (!shown) continue;
+    let bg = [255, 255, 255, 1];
+    for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+    const fg = over(parse(getComputedStyle(el).color), bg);
+    const [a, b] = [lum(fg), lum(bg)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) low.push(el.tagName + "." + el.className + ": " + ratio.toFixed(2));
+  }
+  return low;
+}"""
+OPSET_18 = ("Reshape-14", "Resize-18", "Split-18")
+PARTS_IN_TOC = {"en": ("Inputs", "Outputs"), "zh": ("输入", "输出")}
+PHONE_PAGES = [
+    "operators/ai.onnx/index.html",
+    "operators/index.html",
+    "coverage.html",
+    "audit.html",
+    "evidence/ai.onnx/LayerNormalization.html",
+    "opsets/ai.onnx/18.html",
+    "opsets/ai.onnx/index.html",
+    "operators/ai.onnx/Gelu.html",
+]
+
+
+def wider_tables(page) -> list[str]:
+    """Tables (and the page) whose content is wider than their box: they would scroll sideways."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('article table'))
+             .filter(t => t.scrollWidth > t.clientWidth + 1 || t.getBoundingClientRect().right >
+                          window.innerWidth + 1)
+             .map(t => t.className + ' ' + t.rows[0].textContent.slice(0, 40))"""
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_table_scrolls_sideways_on_a_phone(page, site_url: str, lang: str) -> None:
+    """Every table is a stack of cards at 390 px: the key columns (the evidence verdict, the
+    audit finding, coverage's undefined lists, a domain's Differentiability) are in view."""
+    page.set_viewport_size(NARROW)
+    for path in PHONE_PAGES:
+        page.goto(url_of(site_url, lang, path))
+        assert page.locator("article table").count() > 0 or path.endswith("Gelu.html"), path
+        assert wider_tables(page) == [], path
+        assert no_sideways_scroll(page) <= 0, path
+    page.goto(url_of(site_url, lang, "evidence/ai.onnx/LayerNormalization.html"))
+    verdict = page.locator("table.gd-evidence td.gd-verdict").first
+    box = verdict.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= NARROW["width"]
+    shoot(page, f"evidence-{lang}-390")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_badges_link_to_their_evidence_row_with_the_reasons_shown(page, site_url, lang) -> None:
+    """LayerNormalization: each badge leads to its row of the evidence page; the evidence's
+    suggestion is beside the badge and each source's reason is text, not a tooltip."""
+    page.goto(url_of(site_url, lang, "operators/ai.onnx/LayerNormalization.html"))
+    version = page.locator("article .gd-version").first
+    links = version.locator("a.gd-tag-link")
+    assert links.count() >= 4
+    suggestions = version.locator(".gd-suggest")
+    if suggestions.count():
+        assert suggestions.first.is_visible()
+    links.first.click()
+    page.wait_for_url("**/evidence/ai.onnx/LayerNormalization.html#v*-input-*")
+    row_id = page.url.split("#")[1]
+    row = page.locator(f"tr[id='{row_id}']")
+    assert row.is_visible()
+    reasons = row.locator(".gd-why")
+    assert reasons.count() >= 1 and all(r.is_visible() for r in reasons.all())
+    assert page.locator("article table [title]").count() == 0  # nothing hover-only
+    assert page.locator("article dl.gd-terms dt").count() >= 2  # "refused" and verdicts explained
+    shoot(page, f"evidence-row-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_inputs_and_outputs_are_in_the_table_of_contents(page, site_url: str, lang: str) -> None:
+    page.goto(url_of(site_url, lang, RESHAPE))
+    toc = page.locator("nav.md-nav--secondary").first.inner_text()
+    for label in PARTS_IN_TOC[lang]:
+        assert label in toc, (label, toc[:300])
+    newest = page.locator("article h2").first.get_attribute("id")
+    assert page.locator(f"nav.md-nav--secondary a[href='#{newest}-inputs']").count() == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_opset_18_page_lists_its_operator_versions(page, site_url: str, lang: str) -> None:
+    """Reshape-14, Resize-18 and Split-18 are the versions onnx's own opset 18 holds (read
+    from onnx here); the page is reached from the domain's opset index."""
+    from onnx import defs as onnx_defs
+
+    for text in OPSET_18:
+        name, version = text.split("-")
+        assert onnx_defs.get_schema(name, 18, "").since_version == int(version)
+    page.goto(url_of(site_url, lang, "opsets/ai.onnx/index.html"))
+    page.locator("article a[href='18.html']").first.click()
+    page.wait_for_url("**/opsets/ai.onnx/18.html")
+    listed = page.locator("article ul.gd-opset-list").last.inner_text().split()
+    for text in OPSET_18:
+        assert text in listed, text
+    assert [t for t in listed if t.startswith("Reshape-")] == ["Reshape-14"]  # one per operator
+    assert page.locator("article h2#changes").count() == 1
+    shoot(page, f"opset-18-{lang}")
+    page.goto(url_of(site_url, lang, RESHAPE))
+    applies = page.locator("article p.gd-in-opsets a[href$='opsets/ai.onnx/14.html']")
+    assert applies.count() >= 1
+
+
+def test_the_chart_follows_the_dark_scheme_and_stays_readable_on_a_phone(browser, site_url):
+    context = browser.new_context(viewport=NARROW, color_scheme="dark")
+    try:
+        tab = context.new_page()
+        tab.goto(url_of(site_url, "en", "coverage.html"))
+        chart = tab.locator("article .gd-chart svg")
+        chart.scroll_into_view_if_needed()
+        fill = chart.locator("text").first.evaluate("e => getComputedStyle(e).fill")
+        ground = tab.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert fill != "rgb(0, 0, 0)" and ground != "rgb(255, 255, 255)", (fill, ground)
+        sizes = chart.locator("text").evaluate_all(
+            "ts => ts.map(t => t.getBoundingClientRect().height)"
+        )
+        assert min(sizes) >= 11, min(sizes)  # effective text height, not scaled down
+        assert no_sideways_scroll(tab) <= 0
+        shoot(tab, "chart-dark-390")
+    finally:
+        context.close()
+
+
+def test_gelu_formula_scrolls_in_its_own_box_on_a_phone(page, site_url: str) -> None:
+    page.set_viewport_size(NARROW)
+    page.goto(url_of(site_url, "en", "operators/ai.onnx/Gelu.html"))
+    names = (
+        page.locator("article .gd-version")
+        .first.locator("math mi")
+        .evaluate_all("es => es.map(e => e.textContent)")
+    )
+    assert "erf" in names and "sqrt" in names  # one upright identifier each
+    assert no_sideways_scroll(page) <= 0
+    page.locator("article math").first.scroll_into_view_if_needed()
+    shoot(page, "gelu-390")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_text_contrast_is_at_least_4_5_to_1(browser, site_url: str, scheme: str) -> None:
+    """Badges, diff highlights (Reshape's diffs, the marked words open), severities, the
+    evidence table, the chart page and an opset page, at both widths."""
+    for viewport in (WIDTHS["wide"], NARROW):
+        context = browser.new_context(viewport=viewport, color_scheme=scheme)
+        try:
+            tab = context.new_page()
+            for path in [RESHAPE, "audit.html", "evidence/ai.onnx/Clip.html", *PHONE_PAGES[:3]]:
+                tab.goto(url_of(site_url, "en", path))
+                tab.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+                assert tab.locator("article .gd-tag").count() > 0 or path != RESHAPE
+                low = tab.evaluate(CONTRAST_JS, "body")
+                assert low == [], (path, viewport, low[:10])
+        finally:
+            context.close()
+
+
+def test_the_tag_filter_keeps_the_operators_with_the_chosen_tag(page, site_url: str) -> None:
+    page.goto(url_of(site_url, "en", "operators/ai.onnx/index.html"))
+    rows = page.locator("article table tbody tr")
+    total = rows.count()
+    page.locator("select.gd-tag-filter").select_option("undefined")
+    shown = page.locator("article table tbody tr:visible")
+    assert 0 < shown.count() < total
+    assert all(r.locator(".gd-n-undefined").count() >= 1 for r in shown.all()[:40])
+    page.locator("select.gd-tag-filter").select_option("")
+    assert page.locator("article table tbody tr:visible").count() == total

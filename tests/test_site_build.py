@@ -187,7 +187,8 @@ def tags_by_name(schema: defs.OpSchema) -> dict[tuple[str, str], str]:
 
 
 class Tables(HTMLParser):
-    """The rows of every table after each heading id: {heading id: [[cell text]]}."""
+    """The rows of every table after each heading id: {heading id: [[cell text]]}, as a wide
+    screen shows them (without the column names a phone shows in each cell, ``.gd-cl``)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -195,9 +196,12 @@ class Tables(HTMLParser):
         self.heading = ""
         self.row: list[str] | None = None
         self.cell: list[str] | None = None
+        self.label = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("h2", "h3") and dict(attrs).get("id"):
+        if tag == "span" and dict(attrs).get("class") == "gd-cl":
+            self.label = True
+        elif tag in ("h2", "h3") and dict(attrs).get("id"):
             self.heading = dict(attrs)["id"] or ""
         elif tag == "tr":
             self.row = []
@@ -205,7 +209,9 @@ class Tables(HTMLParser):
             self.cell = []
 
     def handle_endtag(self, tag: str) -> None:
-        if tag == "td" and self.row is not None and self.cell is not None:
+        if tag == "span":
+            self.label = False
+        elif tag == "td" and self.row is not None and self.cell is not None:
             self.row.append("".join(self.cell).strip())
             self.cell = None
         elif tag == "tr" and self.row:
@@ -213,7 +219,7 @@ class Tables(HTMLParser):
             self.row = None
 
     def handle_data(self, data: str) -> None:
-        if self.cell is not None:
+        if self.cell is not None and not self.label:
             self.cell.append(data)
 
 
@@ -342,7 +348,9 @@ def test_operator_page_shows_every_version_with_its_tags(site: Path, lang: str) 
     for schema in versions:
         assert f'id="v{schema.since_version}"' in html
     shown = re.findall(
-        r'<dt><code>([^<]*)</code> <span class="gd-tag gd-tag-([a-z-]+)">([^<]*)', html
+        r'<dt><code>([^<]*)</code> <a class="gd-tag-link" href="[^"]*">'
+        r'<span class="gd-tag gd-tag-([a-z-]+)">([^<]*)',
+        html,
     )
     expected = [
         (p.name, tag(p))

@@ -102,6 +102,8 @@ BAR_WIDTH = 480
 ROW_HEIGHT = 18
 ROW_GAP = 4
 TOP = 56
+PERCENT_WIDTH = 110
+"""Room right of the bars for the percentages and their legend, "undefined (%)" in any language."""
 ORDER = (
     Differentiability.DIFFERENTIABLE,
     Differentiability.NON_DIFFERENTIABLE,
@@ -169,4 +171,4 @@ def chart(domains: list[DomainCoverage], display: Display) -> Chart:
                 Row(y, label, False, _segments(o.counts), o.counts.percent(o.counts.undefined))
             )
             y += ROW_HEIGHT + ROW_GAP
-    return Chart(LABEL_WIDTH + BAR_WIDTH + 70, y + ROW_GAP, tuple(rows))
+    return Chart(LABEL_WIDTH + BAR_WIDTH + PERCENT_WIDTH, y + ROW_GAP, tuple(rows))

@@ -32,10 +32,10 @@ from mkdocs.utils import get_relative_url
 from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
 from gendoc.i18n import translations
-from gendoc.model import Operator, Reference
+from gendoc.model import Operator, Reference, Schema
 from gendoc.render import template_errors
 from gendoc.resources import templates_root
-from gendoc.site import coverage, evidence_pages
+from gendoc.site import coverage, evidence_pages, opsets, tags
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.paths import PagePaths
@@ -80,6 +80,8 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
         "diff_line": diff_line,
         "diffs": lambda op: operator_diffs(op.versions, display),
+        "tag_counts": lambda schema: tags.tag_counts(schema, display),
+        "strength": lambda value: tags.strength(value, display),
     }
     return env
 
@@ -110,6 +112,7 @@ class SiteContent:
     _rendered: dict[tuple[str, str], Rendered] = field(default_factory=dict, repr=False)
     _envs: dict[str, jinja2.Environment] = field(default_factory=dict, repr=False)
     _footers: dict[str, Markup] = field(default_factory=dict, repr=False)
+    _opsets: dict[str, tuple[opsets.Opset, ...]] = field(default_factory=dict, repr=False)
 
     def env(self, lang: str) -> jinja2.Environment:
         if lang not in self._envs:
@@ -140,6 +143,11 @@ class SiteContent:
         return coverage.coverage(self.reference)
 
     @cached_property
+    def newest_counts(self) -> Tally:
+        """The tags of the newest operator set of every domain, added up."""
+        return coverage.latest_total(self.coverage)
+
+    @cached_property
     def pages(self) -> dict[str, PageSpec]:
         specs = [
             PageSpec(OPERATORS_INDEX, "site/operators.md.j2"),
@@ -161,6 +169,7 @@ class SiteContent:
                 for op in operators
             ]
         specs += [PageSpec(*spec) for spec in evidence_pages.specs(self)]
+        specs += [PageSpec(*spec) for spec in opsets.specs(self)]
         return {spec.path: spec for spec in specs}
 
     @cached_property
@@ -237,6 +246,19 @@ class SiteContent:
             with template_errors():
                 self._footers[lang] = Markup(self.env(lang).get_template(FOOTER).render(context))
         return self._footers[lang]
+
+    def opsets(self, domain: str) -> tuple[opsets.Opset, ...]:
+        """Every operator set version of ``domain`` (see :mod:`gendoc.site.opsets`)."""
+        if domain not in self._opsets:
+            self._opsets[domain] = opsets.domain_opsets(self.reference, domain)
+        return self._opsets[domain]
+
+    def applies(self, op: Operator, schema: Schema) -> tuple[int, int] | None:
+        """The first and last opset in which ``schema`` is the version of ``op`` in effect."""
+        return opsets.applies(op, schema, self.opsets(op.domain)[-1].version)
+
+    row_id = staticmethod(tags.row_id)
+    suggestion = staticmethod(tags.suggestion)
 
     def evidence_page_of(self, op: Operator) -> str | None:
         """The page of the evidence about ``op``'s tags, when a source knows the operator."""

@@ -63,6 +63,13 @@ class PagePaths:
     def operator_page(self, domain: str, name: str) -> str:
         return f"operators/{self._domains[domain]}/{self._operators[(domain, name)]}.md"
 
+    def opsets_index(self, domain: str) -> str:
+        """The page listing a domain's operator set versions."""
+        return f"opsets/{self._domains[domain]}/index.md"
+
+    def opset_page(self, domain: str, version: int) -> str:
+        return f"opsets/{self._domains[domain]}/{version}.md"
+
     def anchor(self, domain: str, name: str) -> str:
         """The id of an operator's section on the audit page."""
         key = f"{self._domains[domain]}/{self._operators[(domain, name)]}"

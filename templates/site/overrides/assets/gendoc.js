@@ -174,6 +174,21 @@
     });
   }
 
+  // The tag filter of a domain's index (hidden without this script, which shows every row):
+  // a row stays when its Differentiability cell counts the chosen tag. It marks rows with a
+  // class rather than the hidden attribute, so that it and the name filter add up.
+  var tagFilter = document.querySelector("select.gd-tag-filter");
+  if (tagFilter) {
+    var tagRows = Array.from(document.querySelectorAll(".md-content table tbody tr"));
+    tagFilter.hidden = false;
+    tagFilter.addEventListener("change", function () {
+      var tag = tagFilter.value;
+      tagRows.forEach(function (row) {
+        row.classList.toggle("gd-tag-off", tag !== "" && !row.querySelector(".gd-n-" + tag));
+      });
+    });
+  }
+
   // The language menu points at the same page in the other language; take the anchor along.
   document.addEventListener(
     "click",

@@ -1,0 +1,80 @@
+"""Tags a reader can act on: badges that lead to their evidence, suggestions, counts.
+
+An operator page's tag badge links to the row of the operator's evidence page
+that weighs that parameter (each row has a stable id, :func:`row_id`); a
+parameter whose tag the evidence questions (undefined, or the other tag) shows
+the combined verdict's suggestion and its strength beside the badge, as text.
+The verdicts are :func:`gendoc.site.evidence_pages.weighed`'s, read as they are.
+
+The domain tables count the tags of each operator's newest version per part
+(:func:`tag_counts`), each count marked with its tag's class, which the tag
+filter above the table reads.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from gendoc.display import Display
+from gendoc.evidence.verdict import Strength, Suggestion
+from gendoc.i18n import N_
+from gendoc.model import Differentiability, Parameter, Schema
+from gendoc.site.coverage import ORDER
+from gendoc.site.evidence_pages import STRENGTHS, weighed
+from gendoc.site.paths import hashed
+from gendoc.stats import tally
+
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def row_id(version: int, parameter: str) -> str:
+    """The id of an evidence row: ``v17-input-X`` (a name that is not a plain identifier is
+    hashed, so the id stays usable in a URL)."""
+    part, name = parameter.split(" ", 1)
+    if not name or not set(name) <= _PLAIN:
+        name = hashed(name)
+    return f"v{version}-{part}-{name}"
+
+
+def suggestion(schema: Schema, part: str, parameter: Parameter) -> Suggestion | None:
+    """The combined verdict on one parameter, when it questions the parameter's tag: a
+    suggestion for an undefined tag (or the conflict), or the other tag for a defined one."""
+    label = f"{part} {parameter.name}"
+    found = next((s for s in weighed(schema).suggestions if s.parameter == label), None)
+    if found is None:
+        return None
+    if parameter.differentiability is Differentiability.UNDEFINED:
+        return found if found.strength is not Strength.NONE else None
+    return found if found.is_problem else None
+
+
+def tag_counts(schema: Schema, display: Display) -> Markup:
+    """``Inputs: 1 differentiable, 1 non-differentiable · Outputs: 1 differentiable``."""
+    gettext = display.gettext
+    parts = []
+    for label, params in ((N_("Inputs"), schema.inputs), (N_("Outputs"), schema.outputs)):
+        if not params:
+            continue
+        counts = tally(params)
+        numbers = {
+            Differentiability.DIFFERENTIABLE: counts.differentiable,
+            Differentiability.NON_DIFFERENTIABLE: counts.non_differentiable,
+            Differentiability.UNDEFINED: counts.undefined,
+        }
+        items = [
+            Markup('<span class="gd-n gd-n-{}">{}</span>').format(
+                tag.value, gettext(N_("%(count)s %(tag)s")) % {"count": n, "tag": display.tag(tag)}
+            )
+            for tag in ORDER
+            if (n := numbers[tag])
+        ]
+        text = Markup(gettext(N_("%(part)s: %(counts)s")))
+        comma = Markup(display.labels.pgettext("between the items of a list", ", "))
+        parts.append(text % {"part": gettext(label), "counts": comma.join(items)})
+    if not parts:
+        return Markup(gettext("no inputs or outputs"))
+    return Markup(" · ").join(parts)
+
+
+def strength(value: Strength, display: Display) -> str:
+    return display.gettext(STRENGTHS[value.value])
