@@ -112,4 +112,4 @@ def test_page_shows_disputed_tags_and_values_torch_never_measured(reference: Ref
     assert "disputed" in clip and "有争议" in site.render("evidence/ai.onnx/Clip.md", "zh").text
     range_page = site.render("evidence/ai.onnx/Range.md", "en").text
     scalar = "passed to torch as a Python scalar by the mapping: autograd never sees it"
-    assert f"not measured<span class=\"gd-why\">{scalar}</span>" in range_page
+    assert f'not measured<span class="gd-why">{scalar}</span>' in range_page
