@@ -77,7 +77,9 @@ from gendoc.site.pages import (
 )
 from gendoc.site.rendered import Rendered, serve_html
 from gendoc.site.search_index import index_site
+from gendoc.site.search_ui import panel_attributes, write_terms
 from gendoc.site.theme import THEME_BYTECODE
+from gendoc.site.theme_assets import drop_unused
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
@@ -200,6 +202,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             return
         self._save_stores()
         self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
+        write_terms(Path(config.site_dir))
         try:
             if self.worker is not None:
                 worker, self.worker = self.worker, None
@@ -224,6 +227,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return config.plugins.get("i18n")
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
+        drop_unused(files, config.docs_dir)
         for lang in self.config.languages:
             for path in self.content.pages:
                 src_uri = f"{lang}/{path}"
@@ -321,10 +325,12 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> None:
         """Keep the theme's compiled templates for the other language and later builds;
-        give the theme gendoc's footer (see partials/copyright.html)."""
+        give the theme gendoc's footer (see partials/copyright.html) and the search panel's
+        words (partials/header.html)."""
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
         env.globals["gendoc_footer"] = self.content.footer
+        env.globals["gendoc_search"] = partial(panel_attributes, self.content)
 
     def _list_domains(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""
