@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("jieba")
 
-from gendoc.site.search_words import Segmenter, glossary_pairs, term_map
+from gendoc.site.search_words import (
+    HAN,
+    TERM_FREQUENCY,
+    Segmenter,
+    chinese_texts,
+    glossary_pairs,
+    term_map,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_glossary_pairs_follow_the_table(tmp_path: Path) -> None:
@@ -35,8 +45,8 @@ def test_the_shipped_glossary_maps_both_ways() -> None:
     assert "non-differentiable" in terms["zh"]["不可微"]
 
 
-def test_chinese_is_cut_into_words_with_the_glossary_terms_whole(tmp_path: Path) -> None:
-    segmenter = Segmenter(tmp_path)
+def test_chinese_is_cut_into_words_with_the_glossary_terms_whole() -> None:
+    segmenter = Segmenter()
     text = '<p title="x">转置卷积算子的卷积核不可微，输出可微。</p> Conv'
     spaced = segmenter.spaced(text)
     assert spaced.replace(" ", "") == text.replace(" ", "")
@@ -44,4 +54,26 @@ def test_chinese_is_cut_into_words_with_the_glossary_terms_whole(tmp_path: Path)
     for term in ("转置卷积", "卷积核", "不可微", "可微"):
         assert term in words
     assert {"转置卷积", "卷积核", "不可微", "可微"} <= segmenter.words
-    assert list(tmp_path.iterdir())  # jieba's prepared dictionary, kept for the next build
+
+
+@pytest.fixture(scope="module")
+def jieba_whole() -> Any:
+    """jieba with its whole dictionary, and the glossary's terms added as gendoc adds them."""
+    import jieba
+
+    tokenizer = jieba.Tokenizer()
+    tokenizer.tmp_dir = None
+    jieba.setLogLevel(60)
+    tokenizer.initialize()
+    for _, term in glossary_pairs():
+        for word in HAN.findall(term):
+            tokenizer.add_word(word, TERM_FREQUENCY)
+    return tokenizer
+
+
+def test_the_recorded_words_cut_the_site_texts_as_the_whole_dictionary(jieba_whole) -> None:
+    runs = sorted({run for text in chinese_texts(ROOT) for run in HAN.findall(text)})
+    assert len(runs) > 1000
+    recorded = Segmenter()._tokenizer
+    differ = [r for r in runs if list(recorded.cut(r)) != list(jieba_whole.cut(r))]
+    assert differ == [], "new Chinese text: run python -m gendoc.site.search_words"

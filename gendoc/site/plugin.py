@@ -75,6 +75,7 @@ from gendoc.site.pages import (
     OPERATORS_INDEX,
     SiteContent,
 )
+from gendoc.site.parts import write_parts
 from gendoc.site.rendered import Rendered, serve_html
 from gendoc.site.search_index import index_site
 from gendoc.site.search_ui import panel_attributes, write_terms
@@ -124,6 +125,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """What the Markdown conversions of the language being built depend on, besides the page."""
     marked: Page | None = None
     """The domain index the navigation marks while one of its operator pages is written."""
+    parts: dict[str, tuple[tuple[str, str], ...]]
+    """The parts of the pages read and not written yet, by ``src_uri`` (see :mod:`.parts`)."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -254,6 +257,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         """Generated pages are rendered when mkdocs reads them (:meth:`on_pre_page`), so that
         the other languages' process can start before; other generated files now."""
         self.unread = {}
+        self.parts = {}
         for file in files:
             lang, _, path = file.src_uri.partition("/")
             if lang in self.config.languages and path in self.content.pages:
@@ -278,6 +282,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if unread is not None:
             rendered = self._render(*unread)
             page.file.content_string = rendered.text
+            if rendered.parts:
+                self.parts[page.file.src_uri] = rendered.parts
             if rendered.toc is not None:
                 serve_html(page, rendered)
                 return page
@@ -296,6 +302,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        parts = self.parts.pop(page.file.src_uri, None)
+        if parts:
+            write_parts(Path(page.file.abs_dest_path), parts)
         if self.marked is not None:
             self.marked.active = False
             self.marked = None

@@ -124,17 +124,16 @@ def index_site(site: Path, cache: Path | None) -> None:
             return
         except OSError:  # removed meanwhile by another build: index the site after all
             shutil.rmtree(target, ignore_errors=True)
-    run_pagefind(site, marked, kept / "jieba" if kept is not None else None)
+    run_pagefind(site, marked)
     if kept is not None:
         _keep(target, kept, key)
 
 
-def run_pagefind(site: Path, marked: bool, words_cache: Path | None = None) -> None:
-    """Index ``site`` into ``site/pagefind``, only its marked text if ``marked`` (see above);
-    jieba's prepared dictionary is kept in ``words_cache``."""
+def run_pagefind(site: Path, marked: bool) -> None:
+    """Index ``site`` into ``site/pagefind``, only its marked text if ``marked`` (see above)."""
     root = ROOT_ARGS if marked else ()
     bundle = site / BUNDLE
-    segmenter = Segmenter(words_cache)
+    segmenter = Segmenter()
     source = Path(tempfile.mkdtemp(dir=site.parent, prefix=f".{site.name}-search-"))
     try:
         segmented = _search_copy(site, source, segmenter)

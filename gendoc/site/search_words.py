@@ -22,7 +22,9 @@ English on the Chinese site finds the Chinese pages that use the term.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -40,8 +42,10 @@ INDEX_LANGUAGES = {"zh": "qzh"}
 # The words of the segmented index, beside Pagefind's files, for the browser to cut queries.
 VOCABULARY = "words-{code}.json"
 GLOSSARY = Path("locale") / "zh" / "GLOSSARY.md"
+# The words of jieba's dictionary the site's Chinese texts use (see Segmenter).
+WORDS_FILE = Path(__file__).with_name("data") / "jieba_words.json"
 # Runs of Han characters, the only text cut into words (Latin words are already apart).
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 # A glossary row: | English | 中文 |
 _ROW = re.compile(r"^\|([^|]+)\|([^|]+)\|\s*$")
 # Separators between a row's several terms (``input / output``, ``broadcast, broadcasting``).
@@ -49,7 +53,7 @@ _TERMS = re.compile(r"\s*(?:/|,|，)\s*")
 # A parenthesised remark after a term: ``sequence (ONNX sequence type)``, ``算子集（opset）``.
 _REMARK = re.compile(r"\s*[(（][^)）]*[)）]")
 # jieba's dictionary frequency given to the glossary's terms, so that it keeps them whole.
-_TERM_FREQUENCY = 100_000
+TERM_FREQUENCY = 100_000
 
 
 def glossary_pairs(path: Path | None = None) -> list[tuple[str, str]]:
@@ -93,35 +97,43 @@ def term_map(pairs: Iterable[tuple[str, str]]) -> dict[str, dict[str, list[str]]
 class Segmenter:
     """Cuts the Chinese of a page's HTML into words, jieba's and the glossary's, spaced apart.
 
-    jieba's dictionary takes a second or two to load, so it is loaded the first time text
-    needs cutting, with its prepared form kept in ``cache`` (a folder) when given. Each run
-    of Han characters is cut once per process: a site repeats the same runs on every page.
+    jieba's dictionary holds 350,000 words and takes two seconds to load, a quarter of a
+    whole site build; the site's texts use a few thousand of them. So gendoc ships those
+    (:data:`WORDS_FILE`, recorded from jieba's dictionary by :func:`record_words`), with
+    their frequencies and the dictionary's total, which cut any text made of the recorded
+    texts exactly as the whole dictionary does (jieba weighs a cut by each word's frequency
+    over the total, and looks up only words that occur in the text). A word outside them,
+    in a site's own pages, is left to jieba's model of unknown words. Each run of Han
+    characters is cut once per process: a site repeats the same runs on every page.
     """
 
-    cache: Path | None = None
     words: set[str] = field(default_factory=set)
     """Every word cut so far: the vocabulary the browser cuts queries with."""
     _cuts: dict[str, str] = field(default_factory=dict, repr=False)
 
     @staticmethod
     def key() -> str:
-        """What the cut text depends on, besides the text: jieba's version and the glossary."""
+        """What the cut text depends on, besides the text: jieba's version and the words."""
+        words = hashlib.sha256(WORDS_FILE.read_bytes()).hexdigest()
         glossary = (templates_root() / GLOSSARY).read_text(encoding="utf-8")
-        return f"jieba {version('jieba')} {hashlib.sha256(glossary.encode()).hexdigest()}"
+        return f"jieba {version('jieba')} {words} {hashlib.sha256(glossary.encode()).hexdigest()}"
 
     @cached_property
     def _tokenizer(self) -> Any:  # a jieba.Tokenizer (jieba has no type hints)
         import jieba
 
+        recorded = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
+        frequencies: dict[str, int] = {}
+        for word, frequency in recorded["words"].items():
+            for end in range(1, len(word)):
+                frequencies.setdefault(word[:end], 0)  # a prefix, as jieba marks them
+            frequencies[word] = frequency
         tokenizer = jieba.Tokenizer()
-        if self.cache is not None:
-            self.cache.mkdir(parents=True, exist_ok=True)
-            tokenizer.tmp_dir = str(self.cache)
-        jieba.setLogLevel(60)  # its loading messages are not the build's business
-        tokenizer.initialize()
+        tokenizer.FREQ, tokenizer.total = frequencies, recorded["total"]
+        tokenizer.initialized = True  # nothing to load: no dictionary file, no cache file
         for _, term in glossary_pairs():
-            for word in _HAN.findall(term):
-                tokenizer.add_word(word, _TERM_FREQUENCY)
+            for word in HAN.findall(term):
+                tokenizer.add_word(word, TERM_FREQUENCY)
         return tokenizer
 
     def _cut(self, match: re.Match[str]) -> str:
@@ -135,4 +147,62 @@ class Segmenter:
 
     def spaced(self, text: str) -> str:
         """``text`` with a space around every word of its Chinese runs."""
-        return _HAN.sub(self._cut, text)
+        return HAN.sub(self._cut, text)
+
+
+def chinese_texts(root: Path) -> list[str]:
+    """The Chinese texts of the site, in a checkout at ``root``: the message and schema
+    catalogs, the glossary, the hand-written pages, the site's configuration and the
+    theme's Chinese labels."""
+    import material
+
+    templates = root / "templates"
+    paths = [
+        *sorted((templates / "locale" / "zh").rglob("*.po")),
+        templates / GLOSSARY,
+        *sorted((root / "site" / "zh").rglob("*.md")),
+        root / "mkdocs.yml",
+        Path(material.__file__).parent / "templates" / "partials" / "languages" / "zh.html",
+    ]
+    return [path.read_text(encoding="utf-8") for path in paths]
+
+
+def record_words(texts: list[str]) -> dict[str, Any]:
+    """The words of jieba's dictionary that occur in ``texts``, with their frequencies, and the
+    dictionary's total (see :class:`Segmenter`)."""
+    import jieba
+
+    dictionary: dict[str, int] = {}
+    longest = 0
+    with jieba.get_dict_file() as lines:
+        for line in lines:
+            word, frequency = line.decode("utf-8").split(" ")[:2]
+            dictionary[word] = int(frequency)
+            longest = max(longest, len(word))
+    found: dict[str, int] = {}
+    for run in sorted({run for text in texts for run in HAN.findall(text)}):
+        for start in range(len(run)):
+            for end in range(start + 1, min(len(run), start + longest) + 1):
+                word = run[start:end]
+                if word in dictionary:
+                    found[word] = dictionary[word]
+    return {
+        "jieba": version("jieba"),
+        "total": sum(dictionary.values()),
+        "words": dict(sorted(found.items())),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m gendoc.site.search_words [OUTPUT]``: record the words from this checkout."""
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0]) if args else WORDS_FILE
+    root = Path(__file__).resolve().parents[2]
+    text = json.dumps(record_words(chinese_texts(root)), ensure_ascii=False, indent=0)
+    out.write_text(text + "\n", encoding="utf-8")
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
