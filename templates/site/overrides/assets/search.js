@@ -27,8 +27,10 @@
   var SHOWN = 10;
   var LONGEST = 8;
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
-  // A space the index put between two Chinese words (or a word and a mark of the excerpt).
-  var SPACED = /([\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]|<\/mark>) (?=(?:<mark>)?[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef])/g;
+  // A space the index put between two Chinese words or signs (with a mark of the excerpt
+  // between them, perhaps); a space between Chinese and a Latin word is the text's own.
+  var CJK = "[\\u2018\\u2019\\u201c\\u201d\\u3000-\\u303f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef]";
+  var SPACED = new RegExp("(?<=" + CJK + "(?:</?mark>)?) (?=(?:</?mark>)?" + CJK + ")", "g");
   var search = document.querySelector(".gd-search");
   var ready = null;
   var asked = 0;
@@ -130,7 +132,7 @@
   }
 
   function unspaced(text) {
-    return text.replace(SPACED, "$1");
+    return text.replace(SPACED, "");
   }
 
   // Pagefind's excerpt is HTML with <mark> around the matches: keep the marks, the rest as text.
