@@ -650,10 +650,18 @@ def test_audit_page_is_linked_from_each_affected_operator(site: Path) -> None:
 def test_search_is_indexed_per_language(site: Path) -> None:
     bundle = site / "pagefind"
     langs = sorted(p.name.split(".")[1].split("_")[0] for p in bundle.glob("pagefind.*.pf_meta"))
-    assert langs == ["en", "zh"]
+    assert langs == ["en", "qzh"]  # the Chinese index, in gendoc's words (search_words.py)
+    assert (bundle / "words-qzh.json").is_file()
     names = json.loads((site / "assets" / "operator-names.json").read_text(encoding="utf-8"))
     assert names["reshape"] == ["operators/ai.onnx/Reshape.html"]
+    terms = json.loads((site / "assets" / "search-terms.json").read_text(encoding="utf-8"))
+    assert terms["zh"]["卷积"] == ["convolution"]
     assert not (site / "search").exists()
+    # Material's own search and the source maps are not shipped.
+    assert not (site / "assets" / "javascripts" / "lunr").exists()
+    assert not (site / "assets" / "javascripts" / "workers").exists()
+    assert not list(site.rglob("*.map"))
+    assert list((site / "assets" / "javascripts").glob("bundle.*.min.js"))
 
 
 # ---------------------------------------------------------------------------- hostile text
