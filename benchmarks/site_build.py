@@ -16,8 +16,9 @@ machine noise hits them alike. Prints medians and the ratios the project
 targets (full build / baseline <= 1.0, rebuild / full build <= 0.5), then the
 site's size and the search payload: the bytes a reader's browser downloads
 from opening a page to the first results of a query (Pagefind's script,
-entry, language metadata, wasm, the index chunks the query needs and the
-excerpts of the first results), measured in Chromium with Playwright when
+entry, language metadata, wasm, the index chunks the query needs, the
+excerpts of the first results, and the site's lists of operator names, glossary terms and
+Chinese words), measured in Chromium with Playwright when
 /usr/bin/chromium is there.
 
     python benchmarks/site_build.py [--runs 5]
@@ -44,10 +45,12 @@ BASELINE_CONFIG = "site_name: ONNX operators\ntheme:\n  name: material\n"
 CHROMIUM = Path("/usr/bin/chromium")
 # A query per language, typed into the site's search as a reader would.
 QUERIES = {"en": "conv", "zh": "可微"}
+# The site's own files the search fetches besides Pagefind's: operator names, glossary terms.
+SEARCH_ASSETS = ("operator-names.json", "search-terms.json")
 # What Pagefind's files hold, by their extension.
 KINDS = {
     "js": "scripts",
-    "json": "entry and names",
+    "json": "entry, names, terms and words",
     "pagefind": "wasm",
     "pf_meta": "metadata",
     "pf_index": "index chunks",
@@ -124,7 +127,7 @@ def search_payload(site: Path, lang: str, query: str) -> Counter[str]:
 
             def record(request) -> None:
                 name = urlsplit(request.url).path.rsplit("/", 1)[-1]
-                if "/pagefind/" in request.url or name == "operator-names.json":
+                if "/pagefind/" in request.url or name in SEARCH_ASSETS:
                     kind = KINDS.get(name.rsplit(".", 1)[-1], name)
                     fetched[kind] += request.sizes()["responseBodySize"]
 

@@ -84,11 +84,20 @@ def test_only_the_marked_text_of_each_page_is_indexed_under_the_page_url(tmp_pat
         "title": "Add",
         "content": "Add. Elementwise sum of two tensors.",
     }
-    assert pages["/zh/"]["lang"] == "zh"
+    # The Chinese pages are indexed under the code Pagefind cuts nothing of, in gendoc's words.
+    assert pages["/zh/"]["lang"] == "qzh"
     assert pages["/zh/"]["title"] == "首页"
+    added = pages["/zh/operators/Add.html"]["content"]
+    assert added.replace(" ", "") == "Add.两个张量逐元素相加。"
+    assert {"张量", "逐元素"} <= set(added.split())  # terms of the glossary, kept whole
     entry = json.loads((site / BUNDLE / ENTRY).read_text(encoding="utf-8"))
-    assert list(entry["languages"]) == ["en", "zh"]
+    assert list(entry["languages"]) == ["en", "qzh"]
+    words = json.loads((site / BUNDLE / "words-qzh.json").read_text(encoding="utf-8"))
+    assert {"张量", "逐元素"} <= set(words) and all(len(w) > 1 for w in words)
     assert not list((site / BUNDLE).glob("pagefind-ui.*"))
+    assert (site / "zh" / "operators" / "Add.html").read_text(encoding="utf-8") == html(
+        "zh", "Add", "两个张量逐元素相加。", True
+    )  # the site's own page is untouched
 
 
 def test_a_site_marking_no_text_is_indexed_whole(tmp_path: Path) -> None:

@@ -17,16 +17,24 @@ from __future__ import annotations
 import functools
 import http.server
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from html import unescape
 from pathlib import Path
 
 import pytest
 from onnx import defs
 
-from tests.test_site_build import ROOT, build_hostile_site, build_site, hostile_pages
+from tests.test_site_build import (
+    ROOT,
+    build_hostile_site,
+    build_site,
+    flipped,
+    hostile_pages,
+)
 
 # Playwright is the "browser" extra: without it these tests are skipped, and
 # GENDOC_REQUIRE_ALL_TESTS=1 (make test, CI) turns that skip into a failure.
@@ -163,6 +171,27 @@ def search(page, query: str) -> list[str]:
     return [a.get_attribute("href") or "" for a in results.all()]
 
 
+def pages_of(hrefs: list[str]) -> list[str]:
+    """The pages of result links, without the section a link goes to."""
+    return [href.split("#")[0] for href in hrefs]
+
+
+def every_result(page) -> list[str]:
+    """Press "more" under the results until every one is listed; their links."""
+    more = page.locator("button.gd-search__more")
+    while more.count():
+        shown = page.locator(".gd-search__result").count()
+        more.click()
+        page.wait_for_function(
+            f"() => document.querySelectorAll('.gd-search__result').length > {shown}"
+        )
+    return [a.get_attribute("href") or "" for a in page.locator(".gd-search__result > a").all()]
+
+
+def result_count(page) -> int:
+    return int("".join(ch for ch in page.locator(".gd-search__count").inner_text() if ch.isdigit()))
+
+
 def shoot(page, name: str) -> None:
     """A screenshot of the tab, when ``GENDOC_SCREENSHOTS=1`` (see the module doc)."""
     if os.environ.get("GENDOC_SCREENSHOTS") != "1":
@@ -221,7 +250,7 @@ def test_language_switcher_leads_to_the_same_page(page, site_url: str, start, ot
 )
 def test_search_finds_pages_in_each_language(page, site_url: str, lang, query, expected) -> None:
     page.goto(url_of(site_url, lang, "index.html"))
-    hrefs = search(page, query)
+    hrefs = pages_of(search(page, query))
     wanted = url_of(site_url, lang, expected)
     assert wanted in hrefs, hrefs
     if lang == "en":
@@ -404,13 +433,13 @@ def test_distant_versions_compared_from_the_domain_index(page, site_url: str, la
     assert rows.count() == 1 and rows.first.locator("td").first.inner_text() == "Reshape"
     rows.first.locator("a[href$='#compare']").click()
     page.wait_for_url("**/Reshape.html#compare")
-    pair = f"diff-{old.since_version}-{new.since_version}"
-    page.locator(f"ul.gd-compare a[href='#{pair}']").click()
-    page.wait_for_url(f"**#{pair}")
-    diff = page.locator(f"details#{pair}")
+    page.locator(f"ul.gd-compare a[data-gd-pair='{old.since_version} {new.since_version}']").click()
+    diff = page.locator(".gd-compare-diff")
     marked = diff.locator("ins.gd-w")
     marked.first.wait_for(state="visible")
-    assert diff.get_attribute("open") is not None
+    assert page.locator("form.gd-compare-picker select[name=old]").input_value() == str(
+        old.since_version
+    )
     words = " ".join(marked.all_inner_texts())
     assert all(name in words for name in appended), (words, appended)
     assert no_sideways_scroll(page) <= 0
@@ -640,3 +669,133 @@ def test_the_tag_filter_keeps_the_operators_with_the_chosen_tag(page, site_url: 
     assert all(r.locator(".gd-n-undefined").count() >= 1 for r in shown.all()[:40])
     page.locator("select.gd-tag-filter").select_option("")
     assert page.locator("article table tbody tr:visible").count() == total
+
+
+# Search in both languages, and light operator pages with their diffs fetched when chosen.
+
+CONV_TRANSPOSE = "operators/ai.onnx/ConvTranspose.html"
+# Standalone 可微 (differentiable), not the end of 不可微 (non-differentiable).
+DIFFERENTIABLE_ZH = re.compile(r"(?<!不)可微")
+
+
+def article_text(page, url: str) -> str:
+    """The text of a page's article, fetched (not opened) by the browser."""
+    html = page.request.get(url).text()
+    article = re.search(r"<article\b.*?</article>", html, re.S)
+    assert article, url
+    return unescape(re.sub(r"<[^>]+>", " ", article.group(0)))
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [("卷积", CONV), ("卷积核", CONV), ("转置卷积", CONV_TRANSPOSE)],
+)
+def test_chinese_words_find_their_operators(page, site_url: str, query, expected) -> None:
+    """卷积 (convolution), 卷积核 (kernel), 转置卷积 (transposed convolution): whole words."""
+    page.goto(url_of(site_url, "zh", "index.html"))
+    hrefs = pages_of(search(page, query))
+    assert url_of(site_url, "zh", expected) in hrefs[:5], hrefs
+    shoot(page, f"search-zh-{query}")
+
+
+def test_differentiable_in_chinese_is_not_found_inside_non_differentiable(
+    page, site_url: str
+) -> None:
+    """可微 lists no page whose only 可微 is the end of 不可微 (StringConcat's inputs and
+    outputs are all 不可微: its page is one such), and every page it lists says 可微."""
+    page.goto(url_of(site_url, "zh", "index.html"))
+    search(page, "可微")
+    hrefs = sorted(set(pages_of(every_result(page))))
+    assert len(hrefs) > 10
+    only_negated = url_of(site_url, "zh", "operators/ai.onnx/StringConcat.html")
+    text = article_text(page, only_negated)
+    assert "不可微" in text and not DIFFERENTIABLE_ZH.search(text)
+    assert only_negated not in hrefs
+    for href in hrefs:
+        assert DIFFERENTIABLE_ZH.search(article_text(page, href)), href
+
+
+def test_glossary_terms_search_the_other_language(page, site_url: str) -> None:
+    """卷积 on the English pages finds Conv through the glossary's "convolution"."""
+    page.goto(url_of(site_url, "en", "index.html"))
+    hrefs = pages_of(search(page, "卷积"))
+    assert url_of(site_url, "en", CONV) in hrefs, hrefs
+    assert "convolution" in page.locator(".gd-search__also").inner_text()
+
+
+def test_enter_opens_the_first_result(page, site_url: str) -> None:
+    page.goto(url_of(site_url, "en", "index.html"))
+    first = search(page, "Reshape")[0]
+    page.locator(".gd-search__input").press("Enter")
+    page.wait_for_url(first)
+    assert page.locator("article h1").inner_text().rstrip("¶") == "Reshape"
+
+
+def test_results_link_to_the_section_that_matched(page, site_url: str) -> None:
+    """ "cubic" is in Resize's newest version only among its indexed text: its result goes to
+    that version's heading (the id the page gives it, v<since_version>), which is on screen."""
+    newest = max(
+        s.since_version
+        for s in defs.get_all_schemas_with_history()
+        if s.name == "Resize" and not s.domain
+    )
+    page.goto(url_of(site_url, "en", "index.html"))
+    hrefs = search(page, "cubic")
+    resize = url_of(site_url, "en", "operators/ai.onnx/Resize.html")
+    assert f"{resize}#v{newest}" in hrefs, hrefs
+    page.locator(f".gd-search__result > a[href='{resize}#v{newest}']").click()
+    page.wait_for_url(f"{resize}#v{newest}")
+    heading = page.locator(f"h2#v{newest}")
+    assert heading.is_visible() and heading.bounding_box()["y"] < 900
+
+
+def test_more_than_ten_results_are_reachable(page, site_url: str) -> None:
+    """ "broadcast" matches more pages than the ten shown first; "more" lists every one, Add
+    among them, as many as the count says."""
+    page.goto(url_of(site_url, "en", "index.html"))
+    search(page, "broadcast")
+    count = result_count(page)
+    assert count > 10 and page.locator(".gd-search__result").count() == 10
+    hrefs = pages_of(every_result(page))
+    assert len(set(hrefs)) == len(hrefs) == count
+    assert url_of(site_url, "en", "operators/ai.onnx/Add.html") in hrefs
+
+
+def test_nothing_found_offers_the_other_language(page, site_url: str) -> None:
+    """滤波器 (filter) is on no English page: the search offers the Chinese pages, whose
+    search opens with the same query and finds ConvTranspose (its text says 滤波器)."""
+    page.goto(url_of(site_url, "en", "index.html"))
+    page.locator(".gd-search__toggle").click()
+    page.locator(".gd-search__input").fill("滤波器")
+    other = page.locator(".gd-search__none a.gd-search__other")
+    other.wait_for()
+    assert "中文" in other.inner_text()
+    other.click()
+    page.wait_for_url("**/zh/index.html?q=*")
+    assert page.locator(".gd-search__input").input_value() == "滤波器"
+    links = page.locator(".gd-search__result > a")
+    links.first.wait_for()
+    hrefs = pages_of([a.get_attribute("href") or "" for a in links.all()])
+    assert url_of(site_url, "zh", CONV_TRANSPOSE) in hrefs, hrefs
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_cast_is_light_and_a_chosen_diff_shows_in_two_steps(
+    page, site_url: str, lang, width
+) -> None:
+    """Cast's page is at most 150 KB of HTML; choosing two versions (two interactions) shows
+    their diff, fetched then: for versions 6 and 19, the tags onnx changed between them."""
+    url = url_of(site_url, lang, "operators/ai.onnx/Cast.html")
+    assert len(page.request.get(url).body()) <= 150_000
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(url + "#compare")
+    page.locator("form.gd-compare-picker select[name=old]").select_option("6")
+    page.locator("form.gd-compare-picker select[name=new]").select_option("19")
+    diff = page.locator(".gd-compare-diff")
+    diff.locator("pre.gd-diff-lines").wait_for(state="visible")
+    assert "19" in diff.locator(".gd-compare-title").inner_text()
+    cast = {s.since_version: s for s in defs.get_all_schemas_with_history() if s.name == "Cast"}
+    assert flipped(cast[6], cast[19]) == (diff.locator(".gd-tag-changes").count() == 1)
+    assert no_sideways_scroll(page) <= 0
+    shoot(page, f"compare-cast-{lang}-{width}")

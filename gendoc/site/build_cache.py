@@ -164,10 +164,12 @@ def stored_render(store: Store, key: str, render: Callable[[], Rendered]) -> Ren
     """A generated page: from the store, else rendered and stored."""
     kept = store.get(key, _is_rendered)
     if kept is not None:
-        text, toc = kept
-        return Rendered(text, None if toc is None else tuple(toc))
+        text, toc, parts = kept
+        toc = None if toc is None else tuple(toc)
+        return Rendered(text, toc, tuple((name, html) for name, html in parts))
     rendered = render()
-    store.put(key, [rendered.text, None if rendered.toc is None else list(rendered.toc)])
+    toc = None if rendered.toc is None else list(rendered.toc)
+    store.put(key, [rendered.text, toc, [list(part) for part in rendered.parts]])
     return rendered
 
 

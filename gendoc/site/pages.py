@@ -19,7 +19,7 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, partial
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ from gendoc.resources import templates_root
 from gendoc.site import coverage, evidence_pages, opsets, tags
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
+from gendoc.site.parts import Parts, folder_of
 from gendoc.site.paths import PagePaths
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
@@ -195,14 +196,20 @@ class SiteContent:
                 if spec.template.endswith(".html.j2"):
                     title = translations(lang, self.templates).gettext(PERMALINK_TITLE)
                     headings = Headings(title)
-                    text = template.render(self._context(spec, lang, headings))
-                    self._rendered[key] = headings.finish(text)
+                    parts = Parts(folder_of(spec.path, self.directory_urls))
+                    text = template.render(self._context(spec, lang, headings, parts))
+                    rendered = headings.finish(text)
+                    self._rendered[key] = replace(rendered, parts=tuple(parts.files.items()))
                 else:
                     self._rendered[key] = Rendered(template.render(self._context(spec, lang)))
         return self._rendered[key]
 
     def _context(
-        self, spec: PageSpec, lang: str, headings: Headings | None = None
+        self,
+        spec: PageSpec,
+        lang: str,
+        headings: Headings | None = None,
+        parts: Parts | None = None,
     ) -> dict[str, Any]:
         if headings is None:
             link = partial(relative, spec.path)
@@ -214,6 +221,7 @@ class SiteContent:
             "site": self,
             "link": link,
             "headings": headings,
+            "parts": parts,
             "counts": self.counts,
             "lang": lang,
         }

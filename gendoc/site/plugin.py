@@ -77,9 +77,12 @@ from gendoc.site.pages import (
     OPERATORS_INDEX,
     SiteContent,
 )
+from gendoc.site.parts import write_parts
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, serve_html
 from gendoc.site.search_index import index_site
+from gendoc.site.search_ui import panel_attributes, write_terms
 from gendoc.site.theme import THEME_BYTECODE
+from gendoc.site.theme_assets import drop_unused
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
@@ -124,6 +127,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """What the Markdown conversions of the language being built depend on, besides the page."""
     marked: Page | None = None
     """The domain index the navigation marks while one of its operator pages is written."""
+    parts: dict[str, tuple[tuple[str, str], ...]]
+    """The parts of the pages read and not written yet, by ``src_uri`` (see :mod:`.parts`)."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -209,6 +214,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             return
         self._save_stores()
         self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
+        write_terms(Path(config.site_dir))
         try:
             if self.worker is not None:
                 worker, self.worker = self.worker, None
@@ -233,6 +239,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return config.plugins.get("i18n")
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
+        drop_unused(files, config.docs_dir)
         for lang in self.config.languages:
             for path in self.content.pages:
                 src_uri = f"{lang}/{path}"
@@ -259,6 +266,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         """Generated pages are rendered when mkdocs reads them (:meth:`on_pre_page`), so that
         the other languages' process can start before; other generated files now."""
         self.unread = {}
+        self.parts = {}
         for file in files:
             lang, _, path = file.src_uri.partition("/")
             if lang in self.config.languages and path in self.content.pages:
@@ -294,6 +302,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if unread is not None:
             rendered = self._render(*unread)
             page.file.content_string = rendered.text
+            if rendered.parts:
+                self.parts[page.file.src_uri] = rendered.parts
             if rendered.toc is not None:
                 serve_html(page, rendered)
                 return page
@@ -312,6 +322,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        parts = self.parts.pop(page.file.src_uri, None)
+        if parts:
+            write_parts(Path(page.file.abs_dest_path), parts)
         if self.marked is not None:
             self.marked.active = False
             self.marked = None
@@ -341,10 +354,12 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_env(self, env: jinja2.Environment, config: MkDocsConfig, files: Files) -> None:
         """Keep the theme's compiled templates for the other language and later builds;
-        give the theme gendoc's footer (see partials/copyright.html)."""
+        give the theme gendoc's footer (see partials/copyright.html) and the search panel's
+        words (partials/header.html)."""
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
         env.globals["gendoc_footer"] = self._footer
+        env.globals["gendoc_search"] = partial(panel_attributes, self.content)
 
     def _list_domains(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""

@@ -50,6 +50,8 @@ class Rendered:
     text: str
     toc: tuple[TocToken, ...] | None = None
     """Set when the text after the front matter is the page's final HTML."""
+    parts: tuple[tuple[str, str], ...] = ()
+    """Files written beside the page: name and HTML (see :mod:`gendoc.site.parts`)."""
 
 
 class Headings:

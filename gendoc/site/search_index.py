@@ -37,6 +37,10 @@ take from outside the marked element is lost: ``<title>``, its title for a
 page with no ``<h1>`` (every page here has one), and ``data-pagefind-meta``,
 ``-filter`` or ``-sort`` attributes (the theme sets none). A site with no
 marked page is indexed as Pagefind does by default, every page's ``<body>``.
+
+Pagefind reads a copy of the site's pages, not the pages themselves: a
+Chinese page's copy has its words spaced apart and its language renamed (see
+:mod:`gendoc.site.search_words`), the other pages are linked in as they are.
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -55,6 +60,7 @@ from pathlib import Path
 
 from gendoc.cache import private_folder, read_entry
 from gendoc.errors import GendocError
+from gendoc.site.search_words import INDEX_LANGUAGES, VOCABULARY, Segmenter
 
 BUNDLE = "pagefind"
 ENTRY = "pagefind-entry.json"
@@ -87,12 +93,15 @@ PAGEFIND_UNUSED = (
     "pagefind-modular-ui.*",
     "pagefind-highlight.js",
 )
+# A page's language, as the theme writes it at the top of every page.
+_HTML_LANG = re.compile(rb'<html lang="([^"]*)"')
 
 
 def scan_site(site: Path) -> tuple[str, bool]:
     """:func:`html_key` of ``site``, and whether any of its pages marks its text for Pagefind."""
     args = (*ROOT_ARGS, *PAGEFIND_ARGS)
-    digest = hashlib.sha256(f"pagefind {version('pagefind')} {args}\n".encode())
+    words = Segmenter.key()
+    digest = hashlib.sha256(f"pagefind {version('pagefind')} {args} {words}\n".encode())
     marked = False
     mark = BODY_MARK.encode()
     for path in sorted(site.rglob("*.html")):
@@ -137,16 +146,27 @@ def index_site(site: Path, cache: Path | None) -> None:
 def run_pagefind(site: Path, marked: bool) -> None:
     """Index ``site`` into ``site/pagefind``, only its marked text if ``marked`` (see above)."""
     root = ROOT_ARGS if marked else ()
-    done = subprocess.run(
-        [*pagefind_command(), "--site", str(site), *root, *PAGEFIND_ARGS],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    bundle = site / BUNDLE
+    segmenter = Segmenter()
+    source = Path(tempfile.mkdtemp(dir=site.parent, prefix=f".{site.name}-search-"))
+    try:
+        segmented = _search_copy(site, source, segmenter)
+        done = subprocess.run(
+            [
+                *pagefind_command(),
+                *("--site", str(source), "--output-path", str(bundle)),
+                *root,
+                *PAGEFIND_ARGS,
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    finally:
+        shutil.rmtree(source, ignore_errors=True)
     if done.returncode != 0:
         message = (done.stderr or done.stdout).strip().splitlines()
         raise GendocError(f"pagefind failed: {message[-1] if message else '?'}")
-    bundle = site / BUNDLE
     for pattern in PAGEFIND_UNUSED:
         for path in bundle.glob(pattern):
             path.unlink()
@@ -156,6 +176,34 @@ def run_pagefind(site: Path, marked: bool) -> None:
     sorted_entry = entry.with_name(f".{ENTRY}")
     sorted_entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
     sorted_entry.replace(entry)
+    vocabulary = sorted(word for word in segmenter.words if len(word) > 1)
+    for code in segmented:
+        text = json.dumps(vocabulary, ensure_ascii=False, separators=(",", ":"))
+        (bundle / VOCABULARY.format(code=code)).write_text(text, encoding="utf-8")
+
+
+def _search_copy(site: Path, source: Path, segmenter: Segmenter) -> set[str]:
+    """Every HTML page of ``site`` into ``source``, as Pagefind is to read it: a page of a
+    language in :data:`INDEX_LANGUAGES` with its Chinese words spaced and its language
+    renamed, any other linked. Returns the index languages of the pages so rewritten."""
+    segmented: set[str] = set()
+    for path in sorted(site.rglob("*.html")):
+        relative = path.relative_to(site)
+        if BUNDLE in relative.parts[:1]:
+            continue
+        target = source / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = path.read_bytes()
+        found = _HTML_LANG.search(data, 0, 4096)
+        lang = found.group(1).decode().split("-")[0].lower() if found else ""
+        if lang not in INDEX_LANGUAGES:
+            _share(str(path), str(target))
+            continue
+        code = INDEX_LANGUAGES[lang]
+        segmented.add(code)
+        data = data[: found.start(1)] + code.encode() + data[found.end(1) :]
+        target.write_text(segmenter.spaced(data.decode("utf-8")), encoding="utf-8")
+    return segmented
 
 
 def pagefind_command() -> list[str]:

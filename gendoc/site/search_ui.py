@@ -1,0 +1,40 @@
+"""What the header's search needs besides Pagefind's index: its words, and the glossary's terms.
+
+The search panel is drawn by ``assets/search.js`` (beside the theme's
+templates). The plugin gives the theme, per language, the panel's words from
+gendoc's message catalogs and the code of the language's index (see
+:mod:`gendoc.site.search_words`), and writes the term map the script uses to
+search the other language's terms too.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from markupsafe import Markup
+
+from gendoc.site.pages import SiteContent
+from gendoc.site.search_words import INDEX_LANGUAGES, glossary_pairs, term_map
+
+# The glossary's terms in both languages, for the search (paths from the site's root).
+TERMS = "assets/search-terms.json"
+TEXTS = "site/search.json.j2"
+
+
+@cache
+def panel_attributes(content: SiteContent, lang: str) -> Markup:
+    """The search panel's ``data-`` attributes for a page in ``lang`` (made once per language)."""
+    texts = content.env(lang).get_template(TEXTS).render().strip()
+    return Markup('data-gd-lang="{}" data-gd-index-lang="{}" data-gd-texts="{}"').format(
+        lang, INDEX_LANGUAGES.get(lang, lang), texts
+    )
+
+
+def write_terms(site: Path) -> None:
+    """The glossary's term map (:func:`gendoc.site.search_words.term_map`) into the site."""
+    path = site / TERMS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(term_map(glossary_pairs()), ensure_ascii=False, sort_keys=True)
+    path.write_text(text, encoding="utf-8")
