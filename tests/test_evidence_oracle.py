@@ -31,7 +31,9 @@ def _python_scalar(op: str, parameter: str) -> bool:
 
 
 def test_the_fixture_table_still_holds_without_the_tags(reference: Reference) -> None:
-    sources = default_sources()
+    # The table was written for PyTorch and onnxruntime's registry: onnx-ad, added later,
+    # measures some of its "non-differentiable" rows (nll_loss's weight) as differentiable.
+    sources = [s for s in default_sources() if s.name in ("pytorch", "onnxruntime")]
     with ORACLE.open(newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) > 200
