@@ -23,11 +23,15 @@ import sys
 from dataclasses import replace
 from functools import cache
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
-from gendoc.evidence.torch_record import from_record, interface_key, record
+from gendoc.evidence.torch_record import (
+    Recording,
+    from_record,
+    interface_key,
+    record_command,
+)
 from gendoc.i18n import N_, Message, say
 from gendoc.model import Schema
 
@@ -111,24 +115,18 @@ class RecordedOnnxAdSource:
         return self._live.evaluate(schema)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Record the installed onnx-ad's verdicts on every schema of the installed onnx."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) > 1 or any(a.startswith("-") for a in args):
-        print(USAGE, file=sys.stderr)
-        return 2
-    from gendoc import installed
+def _onnx_ad_recording(reference: Any) -> Recording:
     from gendoc.audit.cases import is_onnx_domain
     from gendoc.evidence.onnx_ad_source import OnnxAdSource
-    from gendoc.write import write_documents
 
-    output = Path(args[0]) if args else Path(__file__).with_name("data") / DATA_FILE
-    reference = installed.reference(())
     source = OnnxAdSource()
     made_with = {"onnx": reference.onnx_version, "onnx-ad": source.version}
-    schemas = [s for s in reference.schemas if is_onnx_domain(s.domain)]
-    write_documents(output.parent, {output.name: record(schemas, source, made_with)})
-    return 0
+    return [s for s in reference.schemas if is_onnx_domain(s.domain)], source, made_with
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record the installed onnx-ad's verdicts on every schema of the installed onnx."""
+    return record_command(argv, USAGE, DATA_FILE, _onnx_ad_recording)
 
 
 if __name__ == "__main__":

@@ -164,25 +164,42 @@ class RecordedTorchSource:
         return self._live.evaluate(schema)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Record the installed torch's verdicts on every schema of the installed onnx."""
+Recording = tuple[list[Schema], EvidenceSource, dict[str, str]]
+"""What a record is made of: the schemas asked, the live source, the releases it ran."""
+
+
+def record_command(
+    argv: list[str] | None, usage: str, data_file: str, recording: Callable[[Any], Recording]
+) -> int:
+    """``python -m MODULE [OUTPUT]`` of a record module: ask the live source about the
+    installed onnx's schemas and write the record (by default the one shipped with gendoc).
+    ``recording`` gets the installed reference and says what to ask and with what."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) > 1 or any(a.startswith("-") for a in args):
-        print(USAGE, file=sys.stderr)
+        print(usage, file=sys.stderr)
         return 2
-    from importlib.metadata import version
-
     from gendoc import installed
-    from gendoc.evidence.sources import live_torch_source
     from gendoc.write import write_documents
 
-    output = Path(args[0]) if args else Path(__file__).with_name("data") / DATA_FILE
-    reference = installed.reference(())
+    output = Path(args[0]) if args else Path(__file__).with_name("data") / data_file
+    schemas, source, made_with = recording(installed.reference(()))
+    write_documents(output.parent, {output.name: record(schemas, source, made_with)})
+    return 0
+
+
+def _torch_recording(reference: Any) -> Recording:
+    from importlib.metadata import version
+
+    from gendoc.evidence.sources import live_torch_source
+
     made_with = {"onnx": reference.onnx_version, "torch": version("torch")}
     mapped = [s for s in reference.schemas if not s.domain and s.name in TORCH_OPS]
-    text = record(mapped, live_torch_source(), made_with)
-    write_documents(output.parent, {output.name: text})
-    return 0
+    return mapped, live_torch_source(), made_with
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Record the installed torch's verdicts on every mapped schema of the installed onnx."""
+    return record_command(argv, USAGE, DATA_FILE, _torch_recording)
 
 
 if __name__ == "__main__":
