@@ -13,7 +13,8 @@ import pytest
 
 from gendoc.cli import main
 from gendoc.errors import UsageError
-from gendoc.evidence.verdict import Strength, Suggestion
+from gendoc.evidence.outcome import Verdict
+from gendoc.evidence.verdict import Strength, Suggestion, Vote
 from gendoc.model import Differentiability, Option, Parameter, Reference, Schema
 from gendoc.render import RenderOptions, render_documents
 from gendoc.suggest.command import check_checkout, method1_scripts, suggest
@@ -27,6 +28,21 @@ D = Differentiability.DIFFERENTIABLE
 N = Differentiability.NON_DIFFERENTIABLE
 U = Differentiability.UNDEFINED
 STRONG, WEAK, CONFLICT = Strength.STRONG, Strength.WEAK, Strength.CONFLICT
+DISPUTED = Strength.DISPUTED
+
+
+def votes(*shown: str) -> tuple[Vote, ...]:
+    """Votes written as a report shows them: ``source: verdict (detail)``."""
+    found = []
+    for text in shown:
+        source, _, rest = text.partition(": ")
+        verdict, _, detail = rest.partition(" (")
+        found.append(Vote(source, Verdict(verdict), detail.removesuffix(")")))
+    return tuple(found)
+
+
+TWO_SOURCES = votes("a: gradient (x)", "b: gradient (y)")
+
 
 # (op, version, parameter, current tag, suggested tag, strength), written from the fixture
 VERDICTS = [
@@ -44,8 +60,8 @@ VERDICTS = [
     ("Clip", 13, "input min", U, D, STRONG),
     ("Clip", 13, "input max", U, D, STRONG),
     ("Clip", 13, "output output", U, D, STRONG),
-    ("Floor", 13, "input X", D, N, STRONG),
-    ("Floor", 13, "output Y", D, N, STRONG),
+    ("Floor", 13, "input X", D, N, DISPUTED),
+    ("Floor", 13, "output Y", D, N, DISPUTED),
     ("Relu", 6, "input X", U, D, STRONG),
     ("Relu", 6, "output Y", U, D, WEAK),
     ("Reshape", 5, "input data", U, D, STRONG),
@@ -58,7 +74,7 @@ CATEGORY = {D: "Differentiable", N: "NonDifferentiable", U: "Unknown"}
 def _suggestions() -> list[Suggestion]:
     return [
         Suggestion(
-            "", op, v, p, cur, new, s, ("pytorch: gradient (x)", "onnxruntime: gradient (y)")
+            "", op, v, p, cur, new, s, votes("pytorch: gradient (x)", "onnxruntime: gradient (y)")
         )
         for op, v, p, cur, new, s in VERDICTS
     ]
@@ -228,7 +244,7 @@ def test_description_lists_changes_sources_and_what_was_left_out():
 
 
 def test_schemas_not_in_the_checkout_are_left_out_with_the_reason():
-    extra = Suggestion("", "Gelu", 20, "input X", U, D, STRONG, ("a", "b"))
+    extra = Suggestion("", "Gelu", 20, "input X", U, D, STRONG, TWO_SOURCES)
     result = suggest(FIXTURE, [*_suggestions(), extra], _locations(FIXTURE), onnx_version="0.0.0")
     assert [
         (x.suggestion.op, x.reason) for x in result.plan.left_out if x.suggestion.op == "Gelu"
@@ -236,7 +252,7 @@ def test_schemas_not_in_the_checkout_are_left_out_with_the_reason():
 
 
 def test_a_tag_the_source_does_not_hold_is_not_changed():
-    stale = Suggestion("", "Floor", 13, "input X", U, N, STRONG, ("a", "b"))
+    stale = Suggestion("", "Floor", 13, "input X", U, N, STRONG, TWO_SOURCES)
     result = suggest(FIXTURE, [stale], _locations(FIXTURE), onnx_version="0.0.0")
     assert result.patch == ""
     assert result.plan.left_out[0].reason == (
@@ -354,21 +370,25 @@ def test_a_tag_onnx_set_is_disputed_never_changed():
     result = suggest(FIXTURE, _suggestions(), _locations(FIXTURE), onnx_version="0.0.0")
     floor = [d for d in result.plan.disputed if d.suggestion.op == "Floor"]
     assert [(d.suggestion.parameter, d.disagreeing) for d in floor] == [
-        ("input X", ("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
-        ("output Y", ("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
+        ("input X", votes("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
+        ("output Y", votes("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
     ]
     assert not [c for c in result.plan.changes if c.call.category != "Unknown"]
     assert "## Disputed (2)" in result.description
     assert (
-        "- Floor-13, input `X`: onnx says differentiable; against it: pytorch: gradient, "
-        "onnxruntime: gradient; with it: no source\n"
+        "- Floor-13, input `X`: onnx says differentiable; against it: onnxruntime: gradient, "
+        "pytorch: gradient; with it: no source\n"
     ) in result.description
 
 
 def test_a_conflict_on_a_set_tag_is_disputed_with_both_sides():
-    s = Suggestion("", "Floor", 13, "input X", D, None, CONFLICT, ("a: gradient",), ("b: zero",))
+    s = Suggestion("", "Floor", 13, "input X", D, None, DISPUTED, votes("b: zero (x)"))
+    s = replace(s, against=votes("a: gradient (y)"))
     (dispute,) = suggest(FIXTURE, [s], _locations(FIXTURE), onnx_version="0.0.0").plan.disputed
-    assert (dispute.agreeing, dispute.disagreeing) == (("a: gradient",), ("b: zero",))
+    assert (dispute.agreeing, dispute.disagreeing) == (
+        votes("a: gradient (y)"),
+        votes("b: zero (x)"),
+    )
 
 
 def test_a_touched_version_left_partly_tagged_says_why():
@@ -404,7 +424,7 @@ def test_whole_versions_touches_only_versions_it_completes(tmp_path):
 
 
 def test_newest_only_leaves_older_versions_alone():
-    newer = Suggestion("", "Relu", 14, "input X", U, D, STRONG, ("a", "b"))
+    newer = Suggestion("", "Relu", 14, "input X", U, D, STRONG, TWO_SOURCES)
     result = suggest(
         FIXTURE,
         [*_suggestions(), newer],
@@ -514,10 +534,7 @@ def test_documents_that_differ_from_the_model_are_one_line(tmp_path):
 
 
 def test_the_description_stays_under_its_limit_and_names_the_full_table():
-    many = [
-        Suggestion("", f"Op{i}", 1, "input X", U, D, STRONG, ("a: gradient", "b: gradient"))
-        for i in range(300)
-    ]
+    many = [Suggestion("", f"Op{i}", 1, "input X", U, D, STRONG, TWO_SOURCES) for i in range(300)]
     result = suggest(FIXTURE, many, _locations(FIXTURE), onnx_version="0.0.0")
     full = describe(result.plan, STRONG, Provenance("0.0.0"))
     short = describe(result.plan, STRONG, Provenance("0.0.0"), limit=6000)
@@ -527,7 +544,7 @@ def test_the_description_stays_under_its_limit_and_names_the_full_table():
     assert result.csv.count("\n") == 301
     assert result.csv.splitlines()[1] == (
         "ai.onnx,Op0,1,input X,undefined,differentiable,strong,left out,"
-        "definition not found in the checkout,a: gradient; b: gradient,"
+        "definition not found in the checkout,a: gradient (x); b: gradient (y),"
     )
 
 

@@ -19,7 +19,7 @@ import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gendoc.evidence.verdict import Strength, Suggestion
+from gendoc.evidence.verdict import Strength, Suggestion, Vote
 from gendoc.model import domain_label
 from gendoc.suggest.disputed import Dispute
 from gendoc.suggest.plan import Change, LeftOut, Partial, Plan, SchemaKey
@@ -68,9 +68,18 @@ def _param(label: str) -> str:
     return f"{kind} `{name}`"
 
 
-def _votes(votes: Iterable[str]) -> str:
-    """``source: verdict`` of each vote, without its detail."""
-    return ", ".join(v.split(" (", 1)[0] for v in votes)
+def _votes(votes: Iterable[Vote]) -> str:
+    """``source: verdict`` of each vote, without its detail, by source."""
+    return ", ".join(f"{v.source}: {v.verdict.value}" for v in sorted(votes, key=_by_source))
+
+
+def _by_source(vote: Vote) -> str:
+    return vote.source
+
+
+def _detailed(votes: Iterable[Vote]) -> str:
+    """Each vote with its detail, as :class:`Vote` shows itself."""
+    return "; ".join(map(str, votes))
 
 
 def _order(s: Suggestion) -> tuple[str, str, int]:
@@ -79,7 +88,7 @@ def _order(s: Suggestion) -> tuple[str, str, int]:
 
 def _reason(s: Suggestion) -> str:
     assert s.suggested is not None
-    return f"{s.suggested.value}: {_votes(sorted(s.support))}"
+    return f"{s.suggested.value}: {_votes(s.support)}"
 
 
 def _changed(plan: Plan) -> list[Suggestion]:
@@ -108,7 +117,7 @@ def _per_version(plan: Plan) -> list[str]:
 
 def _dispute(d: Dispute, detail: bool) -> str:
     s = d.suggestion
-    show = "; ".join if detail else _votes
+    show = _detailed if detail else _votes
     return (
         f"- {_schema(s)}, {_param(s.parameter)}: onnx says {s.current.value}; "
         f"against it: {show(d.disagreeing)}; with it: {show(d.agreeing) or 'no source'}"
@@ -227,7 +236,7 @@ def _rows(changes: Iterable[Change]) -> dict[str, list[str]]:
             assert s.suggested is not None
             row = (
                 f"| {_param(s.parameter)} | {s.current.value} | {s.suggested.value} "
-                f"| {s.strength.value} | {_cell('; '.join(map(str, s.support)))} | {where} |"
+                f"| {s.strength.value} | {_cell(_detailed(s.support))} | {where} |"
             )
             rows.setdefault(_schema(s), []).append(row)
     return rows
@@ -298,8 +307,8 @@ def parameter_csv(plan: Plan) -> str:
                 s.strength.value,
                 outcome,
                 reason,
-                "; ".join(s.support),
-                "; ".join(s.against),
+                _detailed(s.support),
+                _detailed(s.against),
             )
         )
     return out.getvalue()

@@ -12,11 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gendoc.evidence.verdict import Strength, Suggestion
-from gendoc.model import Differentiability
-
-DIFFERENTIABLE = Differentiability.DIFFERENTIABLE
-UNDEFINED = Differentiability.UNDEFINED
+from gendoc.evidence.verdict import Strength, Suggestion, Vote
 
 
 @dataclass(frozen=True)
@@ -24,24 +20,14 @@ class Dispute:
     """A tag onnx set and the evidence on each side of it."""
 
     suggestion: Suggestion
-    agreeing: tuple[str, ...]
+    agreeing: tuple[Vote, ...]
     """Votes for onnx's tag."""
-    disagreeing: tuple[str, ...]
+    disagreeing: tuple[Vote, ...]
     """Votes for the other tag."""
 
 
 def disputes(suggestions: Iterable[Suggestion]) -> list[Dispute]:
-    """Every parameter onnx tags whose evidence (suggestion or one side of a conflict) disagrees."""
-    found = []
-    for s in suggestions:
-        if s.current is UNDEFINED:
-            continue
-        if s.suggested is not None and s.suggested is not s.current:
-            found.append(Dispute(s, (), s.support))
-        elif s.strength is Strength.CONFLICT:
-            # a conflict keeps the differentiable side in support, the other in against
-            ours, theirs = (s.support, s.against)
-            if s.current is not DIFFERENTIABLE:
-                ours, theirs = theirs, ours
-            found.append(Dispute(s, ours, theirs))
-    return found
+    """Every parameter onnx tags whose evidence disputes it (the verdict's ``DISPUTED``)."""
+    return [
+        Dispute(s, s.against, s.support) for s in suggestions if s.strength is Strength.DISPUTED
+    ]
