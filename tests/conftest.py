@@ -28,6 +28,8 @@ EXTRA_OF_MODULE = {
     "material": "site",
     "mkdocs_static_i18n": "site",
     "pagefind": "site",
+    "jieba": "site",
+    "onnx_ad": "evidence",
     "playwright": "browser",
     "torch": "torch",
 }
