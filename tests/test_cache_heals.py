@@ -119,6 +119,8 @@ def test_an_example_cache_of_the_wrong_shape_is_computed_again(
         '{"k": [1]}',
         '{"k": ["text", [{"level": 1}]]}',
         '{"k": ["text", "toc"]}',
+        '{"k": ["text", null]}',
+        '{"k": ["text", null, [["name"]]]}',
         '{"k": ' + "[" * 50_000 + "]" * 50_000 + "}",
         "\x00\xff",
     ],
@@ -130,7 +132,7 @@ def test_a_site_store_of_the_wrong_shape_renders_again(tmp_path: Path, stored: s
     rendered = stored_render(store, "k", lambda: Rendered("page", None))
     assert rendered == Rendered("page", None)
     store.save()
-    assert json.loads(path.read_text()) == {"k": ["page", None]}
+    assert json.loads(path.read_text()) == {"k": ["page", None, []]}
 
 
 def test_a_stored_conversion_is_checked_whole() -> None:

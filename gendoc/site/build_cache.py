@@ -266,9 +266,11 @@ def _is_rendered(value: Any) -> bool:
     """Whether a stored page has the shape :func:`stored_render` stores."""
     return (
         isinstance(value, list)
-        and len(value) == 2
+        and len(value) == 3
         and isinstance(value[0], str)
         and (value[1] is None or _is_toc(value[1]))
+        and isinstance(value[2], list)
+        and all(_is_strings(part) and len(part) == 2 for part in value[2])
     )
 
 
