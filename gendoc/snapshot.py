@@ -13,8 +13,9 @@ format: msgspec encodes them and checks every value read back against their
 type hints, naming the JSON path of the first one that does not fit, and
 ``snapshot.schema.json`` is generated from them for other tools. Values the
 types allow but no schema has are refused too: a version below 1, a negative
-count, a control character in a name (or, in prose, other than a line break
-or tab). Keys are
+count, a control character other than a line break or a tab (a schema module
+can give a name a line break, and a snapshot holds whatever export writes;
+every output escapes it). Keys are
 sorted and every list has a fixed order (schemas by domain, name and
 version; parameters and type constraints in schema order, since their
 position is meaningful; attributes by name), so two snapshots of the same
@@ -215,13 +216,11 @@ def _check_format(data: Any) -> None:
         )
 
 
-# Fields that are versions (at least 1) or counts (at least 0), and fields that are prose,
-# where a line break or a tab is text; in every other string a control character is refused.
+# Fields that are versions (at least 1) or counts (at least 0); in every string a control
+# character other than a line break or a tab is refused.
 _VERSIONS = frozenset({"since_version", "function_versions"})
 _COUNTS = frozenset({"min_arity", "min_inputs", "max_inputs", "min_outputs", "max_outputs"})
-_PROSE = frozenset({"doc", "description", "default"})
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_PROSE_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def _bad_value(value: Any, path: str, field: str) -> str | None:
@@ -237,7 +236,7 @@ def _bad_value(value: Any, path: str, field: str) -> str | None:
             if problem:
                 return problem
     elif isinstance(value, str):
-        found = (_PROSE_CONTROL if field in _PROSE else _CONTROL).search(value)
+        found = _CONTROL.search(value)
         if found:
             return f"{path}: holds the control character U+{ord(found.group()):04X}"
     elif isinstance(value, int) and not isinstance(value, bool):

@@ -293,9 +293,9 @@ BAD_FILES = {
         _with_raw(("schemas", 0, "name"), '"Con\\u0000cat"'),
         "$.schemas[0].name: holds the control character U+0000",
     ),
-    "line-break-in-a-name": (
-        _with_raw(("schemas", 0, "inputs", 0, "name"), '"x\\n# heading"'),
-        "$.schemas[0].inputs[0].name: holds the control character U+000A",
+    "bell-in-a-name": (
+        _with_raw(("schemas", 0, "inputs", 0, "name"), '"x\\u0007# heading"'),
+        "$.schemas[0].inputs[0].name: holds the control character U+0007",
     ),
     "carriage-return-in-prose": (
         _with_raw(("schemas", 1, "doc"), '"one\\r\\rtwo"'),
