@@ -732,8 +732,9 @@ def test_enter_opens_the_first_result(page, site_url: str) -> None:
 
 
 def test_results_link_to_the_section_that_matched(page, site_url: str) -> None:
-    """ "cubic" is in Resize's newest version only among its indexed text: its result goes to
-    that version's heading (the id the page gives it, v<since_version>), which is on screen."""
+    """ "cubic" is in Resize's newest version only among its indexed text, in the description of
+    its attribute ``mode``: its result goes to that version's Attributes heading (the id the
+    page gives it, v<since_version>-attributes), which is on screen."""
     newest = max(
         s.since_version
         for s in defs.get_all_schemas_with_history()
@@ -741,11 +742,11 @@ def test_results_link_to_the_section_that_matched(page, site_url: str) -> None:
     )
     page.goto(url_of(site_url, "en", "index.html"))
     hrefs = search(page, "cubic")
-    resize = url_of(site_url, "en", "operators/ai.onnx/Resize.html")
-    assert f"{resize}#v{newest}" in hrefs, hrefs
-    page.locator(f".gd-search__result > a[href='{resize}#v{newest}']").click()
-    page.wait_for_url(f"{resize}#v{newest}")
-    heading = page.locator(f"h2#v{newest}")
+    target = url_of(site_url, "en", "operators/ai.onnx/Resize.html") + f"#v{newest}-attributes"
+    assert target in hrefs, hrefs
+    page.locator(f".gd-search__result > a[href='{target}']").click()
+    page.wait_for_url(target)
+    heading = page.locator(f"#v{newest}-attributes")
     assert heading.is_visible() and heading.bounding_box()["y"] < 900
 
 
