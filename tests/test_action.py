@@ -555,7 +555,8 @@ def test_hostile_schema_strings_and_a_fork_token(
         steps=DIFF_STEPS,
     )
 
-    assert run.succeeded, (run.stderr, run.stdout)  # the fork's read-only token: a note, not a failure
+    # the fork's read-only token: a note, not a failure
+    assert run.succeeded, (run.stderr, run.stdout)
     assert ("POST", f"/repos/{REPOSITORY}/issues/7/comments") in state.requests
     assert state.ours() == []
     (warning,) = [line for line in run.stdout["post"].splitlines() if line.startswith("::")]
