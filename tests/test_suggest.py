@@ -607,10 +607,16 @@ def test_cli_empty_patch_says_why_on_stderr(tmp_path, monkeypatch, capsys):
 
 
 def test_without_torch_a_version_the_record_lacks_is_one_line(monkeypatch):
+    import importlib.util
+
     import gendoc.installed
     from gendoc.evidence.torch_record import RecordedTorchSource
     from gendoc.suggest.installed import gather_suggestions
 
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
+    )
     add = Schema("", "Add", 999, inputs=(_param("A"), _param("B")), outputs=(_param("C"),))
     monkeypatch.setattr(gendoc.installed, "reference", lambda *a, **k: Reference("9", (add,)))
     with pytest.raises(

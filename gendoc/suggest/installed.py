@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Sequence
-from importlib.metadata import version
 
 from gendoc.errors import UsageError
 from gendoc.evidence.outcome import EvidenceSource
-from gendoc.evidence.sources import MissingSource, default_sources
+from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.model import Schema
 from gendoc.suggest.plan import Location, SchemaKey
@@ -34,14 +33,9 @@ def installed_locations() -> dict[SchemaKey, Location]:
 
 
 def evidence_sources() -> list[EvidenceSource]:
-    """Every source; without torch, PyTorch's verdicts come from the record shipped with
-    gendoc (as the site's do), so the patch does not depend on whether torch is installed."""
-    from gendoc.evidence.torch_record import RecordedTorchSource
-
-    return [
-        RecordedTorchSource() if isinstance(s, MissingSource) and s.name == "pytorch" else s
-        for s in default_sources()
-    ]
+    """Every source, each from its record where it holds the version (as on the site), so the
+    patch does not depend on whether torch or onnx-ad is installed."""
+    return default_sources()
 
 
 def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
@@ -50,30 +44,22 @@ def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
     lines = []
     for source in sources:
         if source.name == "pytorch":
-            lines.append(f"PyTorch autograd: {_torch()}")
+            lines.append(f"PyTorch autograd: {source.status.text}")
         elif source.name == "onnxruntime":
             lines.append(f"onnxruntime gradient registry: {_onnxruntime()}")
         else:
-            lines.append(f"{source.name}: {source.status}")
+            lines.append(f"{source.name}: {source.status.text}")
     return lines
 
 
-def _torch() -> str:
-    from gendoc.evidence.torch_record import load_record
-
-    if importlib.util.find_spec("torch") is not None:
-        return f"torch {version('torch')}"
-    return f"recorded with torch {load_record().get('torch', 'of unknown version')}"
-
-
-def _check_record(sources: Sequence[EvidenceSource], schemas: Sequence[Schema]) -> None:
+def _check_record(schemas: Sequence[Schema]) -> None:
     """Without torch, stop when the record lacks a version torch would be asked about:
     the patch would silently be smaller than with torch installed."""
     from gendoc.evidence.torch_ops import TORCH_OPS
-    from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
+    from gendoc.evidence.torch_record import interface_key, load_record
 
-    if not any(isinstance(s, RecordedTorchSource) for s in sources):
-        return
+    if importlib.util.find_spec("torch") is not None:
+        return  # the installed torch answers what the record lacks
     record = load_record()
     missing = [
         s.versioned_name
@@ -103,7 +89,7 @@ def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[
 
     sources = evidence_sources() if sources is None else sources
     schemas = installed.reference(with_examples=False).schemas
-    _check_record(sources, schemas)
+    _check_record(schemas)
     found = []
     for schema in schemas:
         found += combine(schema, [source.evaluate(schema) for source in sources])
