@@ -289,7 +289,10 @@ def test_hostile_schema_text_stays_text_in_the_browser(page, hostile_root: Path)
         shoot(page, "hostile")
         # Search results are drawn from Pagefind's excerpts: they must stay text too.
         search(page, "hostile")
-        assert "alert(" in page.locator(".gd-search__results").inner_text()
+        # the count is drawn first, each excerpt when its fragment has loaded
+        page.wait_for_function(
+            "() => document.querySelector('.gd-search__results').innerText.includes('alert(')"
+        )
         assert page.locator(live).count() == 0
     assert page.dialogs == []
 
