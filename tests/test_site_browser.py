@@ -42,6 +42,7 @@ _playwright = pytest.importorskip(
     "playwright.sync_api", reason="needs playwright: pip install 'gendoc[browser]'"
 )
 sync_playwright = _playwright.sync_playwright
+expect = _playwright.expect
 
 pytestmark = pytest.mark.browser
 
@@ -376,6 +377,20 @@ LABELS = {
 }
 
 
+def compared(page, old: int, new: int):
+    """The picker's diff once it shows versions ``old`` to ``new``.
+
+    The picker shows a diff as soon as it comes into view or a first version is chosen, and
+    replaces it when the part of the pair chosen next arrives: waiting for any diff would
+    read the earlier one.
+    """
+    diff = page.locator(".gd-compare-diff")
+    expect(diff.locator(".gd-compare-title")).to_have_text(
+        re.compile(rf"(?<!\d){old}(?!\d).*(?<!\d){new}(?!\d)")
+    )
+    return diff
+
+
 def no_sideways_scroll(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
@@ -437,7 +452,7 @@ def test_distant_versions_compared_from_the_domain_index(page, site_url: str, la
     rows.first.locator("a[href$='#compare']").click()
     page.wait_for_url("**/Reshape.html#compare")
     page.locator(f"ul.gd-compare a[data-gd-pair='{old.since_version} {new.since_version}']").click()
-    diff = page.locator(".gd-compare-diff")
+    diff = compared(page, old.since_version, new.since_version)
     marked = diff.locator("ins.gd-w")
     marked.first.wait_for(state="visible")
     assert page.locator("form.gd-compare-picker select[name=old]").input_value() == str(
@@ -796,9 +811,8 @@ def test_cast_is_light_and_a_chosen_diff_shows_in_two_steps(
     page.goto(url + "#compare")
     page.locator("form.gd-compare-picker select[name=old]").select_option("6")
     page.locator("form.gd-compare-picker select[name=new]").select_option("19")
-    diff = page.locator(".gd-compare-diff")
+    diff = compared(page, 6, 19)
     diff.locator("pre.gd-diff-lines").wait_for(state="visible")
-    assert "19" in diff.locator(".gd-compare-title").inner_text()
     cast = {s.since_version: s for s in defs.get_all_schemas_with_history() if s.name == "Cast"}
     assert flipped(cast[6], cast[19]) == (diff.locator(".gd-tag-changes").count() == 1)
     assert no_sideways_scroll(page) <= 0
