@@ -46,8 +46,8 @@ BABEL_KEYWORDS := -k N_ -k NP_:1,2
 catalogs: setup
 	@mkdir -p build/locale
 	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output --omit-header -o build/locale/gendoc.pot .
-	$(BIN)/python -m gendoc.i18n build/locale/gendoc.pot zh
-	$(BIN)/python -m gendoc.schema_catalog zh
+	$(BIN)/python -m gendoc.catalogs.i18n build/locale/gendoc.pot zh
+	$(BIN)/python -m gendoc.catalogs.schema_text zh
 	@for po in templates/locale/*/LC_MESSAGES/gendoc.po; do \
 	  lang=$$(basename $$(dirname $$(dirname $$po))); \
 	  $(BIN)/pybabel compile --statistics -l $$lang -i $$po -o build/locale/$$lang.mo || exit 1; \

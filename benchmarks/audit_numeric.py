@@ -23,7 +23,7 @@ from pathlib import Path
 import onnx
 
 from gendoc.audit import audit_reference
-from gendoc.collect import collect
+from gendoc.collect.schemas import collect
 
 ROOT = Path(__file__).resolve().parent.parent
 

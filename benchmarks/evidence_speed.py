@@ -24,7 +24,7 @@ import json  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 
-from gendoc.collect import collect  # noqa: E402
+from gendoc.collect.schemas import collect  # noqa: E402
 from gendoc.evidence.sources import default_sources  # noqa: E402
 
 BUDGET = 60.0

@@ -6,7 +6,7 @@ that has tags. Nobody here wrote those tags, and no source sees them: each
 source of ``gendoc audit --evidence`` (PyTorch, from its record or live;
 onnxruntime's gradient registry; unless ``--no-numeric``, the finite
 differences, run on the same tag-less model) is asked about the schema with
-every tag removed (:func:`gendoc.evidence.outcome.untagged`). The script
+every tag removed (:func:`gendoc.evidence.interface.untagged`). The script
 checks that too: it asks every source again with the tags in place and stops
 if any answer differs.
 
@@ -33,12 +33,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from gendoc.audit import AuditOptions, audit_reference
-from gendoc.collect import collect
-from gendoc.evidence.numeric import NumericEvidence
-from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, labelled, untagged
+from gendoc.collect.schemas import collect
+from gendoc.evidence.interface import EvidenceSource, SourceEvidence, labelled, untagged
+from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import TAG_OF, Strength, combine
-from gendoc.model import Differentiability, Reference, Schema
+from gendoc.model.reference import Differentiability, Reference, Schema
 
 UNDEFINED = Differentiability.UNDEFINED
 COMBINED = "combined"

@@ -88,9 +88,9 @@ def source_changes(old: str, new: str) -> tuple[Counter, Counter]:
 
 def audit_partial(changed: list[dict[str, str]]) -> int:
     """The touched versions the audit's GD004 finds partly tagged once the tags are set."""
-    from gendoc import installed
     from gendoc.audit.lints import check_partially_tagged
-    from gendoc.model import Differentiability, Operator, domain_key
+    from gendoc.collect import installed
+    from gendoc.model.reference import Differentiability, Operator, domain_key
     from gendoc.suggest.docs import retag
 
     tags = {

@@ -18,7 +18,7 @@ import contextlib
 import time
 
 from gendoc.errors import UsageError
-from gendoc.suggest.source import _parse
+from gendoc.suggest.checkout import _parse
 
 UNITS = {
     "unmatched (": "(",

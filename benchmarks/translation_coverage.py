@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import sys
 
-from gendoc.collect import collect
-from gendoc.model import domain_label
-from gendoc.resources import templates_root
-from gendoc.schema_catalog import catalog_entries, coverage, schema_text
+from gendoc.catalogs.schema_text import catalog_entries, coverage, schema_text
+from gendoc.collect.schemas import collect
+from gendoc.model.reference import domain_label
+from gendoc.present.resources import templates_root
 
 
 def _newest(reference, lang: str) -> None:

@@ -1,8 +1,8 @@
 """gendoc: the ONNX operator reference, with differentiability tags.
 
-The commands are typed functions (see :mod:`gendoc.api`), importable from
-here; importing the package itself loads nothing heavy (onnx is imported on
-first use).
+The commands are typed functions (one module per command in
+:mod:`gendoc.commands`), importable from here; importing the package
+itself loads nothing heavy (onnx is imported on first use).
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "build": "gendoc.api",
-    "check": "gendoc.api",
-    "export": "gendoc.api",
-    "diff": "gendoc.changes",
-    "format_check": "gendoc.stale",
-    "format_diff": "gendoc.changes",
-    "RenderOptions": "gendoc.render",
-    "FailOn": "gendoc.changes",
+    "build": "gendoc.commands.build",
+    "check": "gendoc.commands.check",
+    "export": "gendoc.commands.export",
+    "diff": "gendoc.commands.diff",
+    "format_check": "gendoc.commands.check",
+    "format_diff": "gendoc.commands.diff",
+    "RenderOptions": "gendoc.present.render",
+    "FailOn": "gendoc.commands.diff",
 }
 __all__ = sorted(_EXPORTS)
 

@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from gendoc import __version__
 from gendoc.errors import GendocError, UsageError
-from gendoc.render import LANGUAGES, STYLES, UNDEFINED_MODES, RenderOptions
+from gendoc.present.render import LANGUAGES, STYLES, UNDEFINED_MODES, RenderOptions
 
 
 class _Parser(argparse.ArgumentParser):
@@ -170,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from gendoc.api import build
+    from gendoc.commands.build import build
 
     for path in build(args.out, _render_options(args), schemas=args.schemas):
         print(f"wrote {path}", file=sys.stderr)
@@ -178,8 +178,7 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from gendoc.api import check
-    from gendoc.stale import format_check
+    from gendoc.commands.check import check, format_check
 
     report = check(args.out, _render_options(args), schemas=args.schemas)
     sys.stdout.write(format_check(report, args.max_diff_lines))
@@ -187,14 +186,14 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from gendoc import installed
-    from gendoc.snapshot import dump_snapshot
+    from gendoc.collect import installed
+    from gendoc.model.snapshot import dump_snapshot
 
     return dump_snapshot(installed.reference(args.schemas, with_examples=False), args.output)
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from gendoc.changes import FailOn, diff, format_diff
+    from gendoc.commands.diff import FailOn, diff, format_diff
 
     report = diff(args.old, args.new, schemas=args.schemas)
     fail_on = FailOn(args.fail_on)
@@ -203,10 +202,10 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    import gendoc.collect  # noqa: F401 - a one-line error when onnx is missing or too old
+    import gendoc.collect.schemas  # noqa: F401 - a one-line error when onnx is missing or too old
     from gendoc.audit import AuditOptions
-    from gendoc.audit.command import FAIL_ON, ReportFormat
-    from gendoc.audit.command import run as run_audit_command
+    from gendoc.commands.audit import FAIL_ON, ReportFormat
+    from gendoc.commands.audit import run as run_audit_command
 
     options = AuditOptions(
         domains=args.domain,
@@ -226,8 +225,8 @@ def run_audit(args: argparse.Namespace) -> int:
 
 
 def run_suggest(args: argparse.Namespace) -> int:
+    from gendoc.commands.suggest import Outputs, run
     from gendoc.evidence.verdict import Strength
-    from gendoc.suggest.command import Outputs, run
 
     run(
         args.onnx_src,

@@ -16,8 +16,8 @@ from importlib.util import find_spec
 
 import pytest
 
-from gendoc.collect import collect
-from gendoc.model import Reference
+from gendoc.collect.schemas import collect
+from gendoc.model.reference import Reference
 
 REQUIRE_ALL_TESTS = os.environ.get("GENDOC_REQUIRE_ALL_TESTS") == "1"
 

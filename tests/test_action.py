@@ -499,7 +499,7 @@ def test_stale_second_language_no_differences_and_a_shadowing_gendoc_folder(
         "import pathlib; pathlib.Path(__file__).with_name('IMPORTED').touch()\n"
     )
     (fake / "ci" / "__init__.py").write_text("")
-    (fake / "ci" / "check.py").write_text("raise SystemExit(0)  # all current, it says\n")
+    (fake / "ci" / "check_step.py").write_text("raise SystemExit(0)  # all current, it says\n")
     git_in(repo, "add", "-A")
     git_in(repo, "commit", "-q", "-m", "hand edit")
     head = git_in(repo, "rev-parse", "HEAD")

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import gendoc
 
-MODULES = ("gendoc.api", "gendoc.stale", "gendoc.changes", "gendoc.render", "gendoc.snapshot")
+MODULES = (
+    "gendoc.commands.build",
+    "gendoc.commands.check",
+    "gendoc.commands.export",
+    "gendoc.commands.diff",
+    "gendoc.present.render",
+    "gendoc.model.snapshot",
+)
 
 
 def test_exported_names_are_the_functions_even_after_every_module_is_imported() -> None:

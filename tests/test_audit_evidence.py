@@ -20,14 +20,14 @@ import sys
 import pytest
 
 from gendoc.audit import RULES, AuditOptions, Severity, audit, weigh
-from gendoc.audit.command import ReportFormat, run
 from gendoc.audit.report import format_json, format_markdown, format_text
+from gendoc.catalogs.i18n import translations
+from gendoc.commands.audit import ReportFormat, run
 from gendoc.evidence import sources
 from gendoc.evidence.ort_registry import load_registry
 from gendoc.evidence.sources import TORCH_MISSING, MissingSource
 from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
-from gendoc.i18n import translations
-from gendoc.model import Reference
+from gendoc.model.reference import Reference
 
 
 def _finding(report, op: str, version: int, parameter: str):
@@ -138,7 +138,7 @@ class Refuse:
         return None
 if sys.argv[1] == "hide":
     sys.meta_path.insert(0, Refuse())
-from gendoc.audit.command import ReportFormat, run
+from gendoc.commands.audit import ReportFormat, run
 from gendoc.audit import AuditOptions
 ops = sys.argv[2].split(",")
 run((), AuditOptions(ops=ops, evidence=True), report_format=ReportFormat.JSON, fail_on=None)

@@ -18,9 +18,9 @@ from gendoc.audit import (
 )
 from gendoc.audit.lints import CHECKS, REFERENCE_CHECKS, holds_float, lint_reference
 from gendoc.audit.report import format_json, format_markdown, format_text
+from gendoc.catalogs.i18n import translations
 from gendoc.errors import UsageError
-from gendoc.i18n import translations
-from gendoc.model import (
+from gendoc.model.reference import (
     Differentiability,
     Option,
     Parameter,

@@ -28,7 +28,7 @@ from gendoc.audit import (
 )
 from gendoc.audit.messages import Message, placeholders, say
 from gendoc.audit.report import format_json
-from gendoc.model import (
+from gendoc.model.reference import (
     Differentiability,
     Option,
     Parameter,
@@ -152,7 +152,7 @@ def test_a_misspelled_placeholder_fails_where_the_message_is_made() -> None:
 def test_rule_titles_and_reasons_are_marked_for_translation() -> None:
     files = extracted()
     assert {r.title for r in RULES.values()} == files["findings.py"]
-    assert {r.template for r in Reason} <= files["results.py"]
+    assert {r.template for r in Reason} <= files["numeric.py"]
     assert all(not placeholders(r.title) for r in RULES.values())
 
 
@@ -214,7 +214,7 @@ def test_json_carries_enum_values_and_translatable_messages() -> None:
 
 def test_tags_inside_a_translated_message_are_translated_too() -> None:
     """A tag in a Chinese finding reads as the catalog's word for it; JSON keeps the tag's value."""
-    from gendoc.i18n import Term, translations
+    from gendoc.catalogs.i18n import Term, translations
 
     zh = translations("zh").gettext
     with_tags = [

@@ -22,10 +22,10 @@ from gendoc.audit import (
     audit_reference,
 )
 from gendoc.audit.cases import NumericCase
-from gendoc.audit.plan import plan_jobs
+from gendoc.audit.numeric import PairClass, PairEvidence, cause
 from gendoc.audit.probe import probe_model
+from gendoc.audit.probe_plan import plan_jobs
 from gendoc.audit.report import format_text
-from gendoc.audit.results import PairClass, PairEvidence, cause
 from tests.custom_schemas import audit_impl
 from tests.custom_schemas.audit_impl import I64, IMPLEMENTATIONS, F, audit_cases, model
 
@@ -235,16 +235,16 @@ def test_time_budget_marks_operators_not_evaluated() -> None:
 
 def test_numeric_findings_and_the_evidence_verdict_read_a_result_alike(reference) -> None:
     """A zero slope next to an integer output's pair: ``audit --numeric`` and ``audit
-    --evidence`` both read a zero (one reading, ``gendoc.evidence.numeric.read_slopes``)."""
+    --evidence`` both read a zero (one reading, ``gendoc.evidence.numeric_source.read_slopes``)."""
     from gendoc.audit.judge import numeric_findings
-    from gendoc.audit.results import (
+    from gendoc.audit.numeric import (
         DEFAULT_SETTINGS,
         NumericResult,
         OperatorEvidence,
         Reason,
     )
-    from gendoc.evidence.numeric import NumericEvidence
-    from gendoc.evidence.outcome import Verdict
+    from gendoc.evidence.interface import Verdict
+    from gendoc.evidence.numeric_source import NumericEvidence
 
     topk = reference.operator("", "TopK").latest
     pairs = (

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import threading
 
-from gendoc.background import Background
+from gendoc.collect.background import Background
 
 PARENT = os.getpid()
 
@@ -19,7 +19,7 @@ def where() -> dict[str, int]:
 # In a fresh interpreter: the test process itself may run threads of other tests' libraries.
 FORKED = """
 import os
-from gendoc.background import Background
+from gendoc.collect.background import Background
 with Background(lambda: {"pid": os.getpid()}) as pending:
     print("child" if pending.result()["pid"] != os.getpid() else "here")
 """
@@ -55,7 +55,7 @@ def test_a_failing_child_means_doing_the_work_here() -> None:
 
 STOPPED = """
 import os, time
-from gendoc.background import Background
+from gendoc.collect.background import Background
 start = time.monotonic()
 try:
     with Background(lambda: time.sleep(60)):

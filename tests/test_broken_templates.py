@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gendoc.errors import UsageError
-from gendoc.render import render_report
+from gendoc.present.render import render_report
 from tests.helpers import run_gendoc
 
 BROKEN_TEMPLATES = {

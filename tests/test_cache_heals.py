@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from jinja2.bccache import bc_magic
 
-from gendoc.cache import TemplateCache, cached_json
 from gendoc.site.build_cache import Store, _is_snapshot, stored_render
 from gendoc.site.rendered import Rendered
+from gendoc.storage.cache import TemplateCache, cached_json
 from tests.helpers import run_gendoc
 
 DOCUMENTS = ("Operators.md", "Changelog.md", "Operators-ml.md", "Changelog-ml.md")

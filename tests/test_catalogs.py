@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from gendoc.translated import check
+from gendoc.catalogs.translated import check
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = ROOT / "templates" / "locale"

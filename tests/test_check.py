@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from gendoc.cli import main
-from gendoc.render import DOCUMENTS, RenderOptions
-from gendoc.stale import check_documents, fix_command, format_check
+from gendoc.commands.check import check_documents, fix_command, format_check
+from gendoc.present.render import DOCUMENTS, RenderOptions
 from tests.helpers import run_gendoc
 
 NAMES = sorted(doc.filename for doc in DOCUMENTS)

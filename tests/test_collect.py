@@ -6,8 +6,8 @@ import enum
 
 import pytest
 
-from gendoc.collect import UnknownValueWarning, differentiability_of, option_of
-from gendoc.model import Differentiability, Option, Reference
+from gendoc.collect.schemas import UnknownValueWarning, differentiability_of, option_of
+from gendoc.model.reference import Differentiability, Option, Reference
 
 
 class FutureCategory(enum.Enum):
@@ -67,7 +67,7 @@ def test_model_holds_no_onnx_objects(reference: Reference) -> None:
     ],
 )
 def test_source_is_relative_to_onnx_and_only_for_onnx_files(file, line, expected) -> None:
-    from gendoc.collect import source_in_onnx
+    from gendoc.collect.schemas import source_in_onnx
 
     assert source_in_onnx(file, line) == expected
 
@@ -77,7 +77,7 @@ def test_details_follow_onnx_for_every_version() -> None:
     import onnx
     from onnx import defs, printer
 
-    from gendoc.collect import collect
+    from gendoc.collect.schemas import collect
 
     reference = collect(with_examples=False, with_details=True)
     for op in defs.get_all_schemas_with_history():

@@ -8,9 +8,8 @@ from pathlib import Path
 import onnx
 import pytest
 
-from gendoc.changes import Change, DiffReport, FailOn, Kind, Side, compare, format_diff
-from gendoc.display import code_span
-from gendoc.model import (
+from gendoc.commands.diff import Change, DiffReport, FailOn, Kind, Side, compare, format_diff
+from gendoc.model.reference import (
     Attribute,
     Differentiability,
     Option,
@@ -19,6 +18,7 @@ from gendoc.model import (
     Schema,
     TypeConstraint,
 )
+from gendoc.present.display import code_span
 from tests.helpers import run_gendoc
 
 D = Differentiability

@@ -20,6 +20,7 @@ from onnx import TensorProto, helper
 
 from gendoc.audit.cases import NumericCase
 from gendoc.evidence import sources
+from gendoc.evidence.interface import Verdict
 from gendoc.evidence.onnx_ad_record import (
     RecordedOnnxAdSource,
     interface_key,
@@ -27,8 +28,7 @@ from gendoc.evidence.onnx_ad_record import (
     status_line,
     unanswered,
 )
-from gendoc.evidence.outcome import Verdict
-from gendoc.model import Differentiability, Option, Parameter, Reference, Schema
+from gendoc.model.reference import Differentiability, Option, Parameter, Reference, Schema
 
 FLOAT, INT64 = TensorProto.DOUBLE, TensorProto.INT64
 

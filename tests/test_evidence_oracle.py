@@ -13,12 +13,12 @@ import dataclasses
 from pathlib import Path
 
 from gendoc.audit import AuditOptions, audit_reference
-from gendoc.evidence.numeric import NumericEvidence
-from gendoc.evidence.outcome import untagged
+from gendoc.evidence.interface import untagged
+from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS, Value
 from gendoc.evidence.verdict import combine
-from gendoc.model import Differentiability, Reference
+from gendoc.model.reference import Differentiability, Reference
 
 ORACLE = Path(__file__).with_name("evidence_oracle.csv")
 

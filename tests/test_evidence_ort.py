@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from gendoc.evidence import ort_extract
+from gendoc.evidence.interface import Verdict
 from gendoc.evidence.ort_registry import OrtRegistrySource, load_registry
-from gendoc.evidence.outcome import Verdict
-from gendoc.model import Differentiability, Option, Parameter, Schema
+from gendoc.model.reference import Differentiability, Option, Parameter, Schema
 
 REGISTRY = """
 #define REGISTER_GRADIENT_BUILDER(op, gradientbuilder) \\

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
-from gendoc.model import Reference
+from gendoc.model.reference import Reference
 
 SAMPLE = [
     ("MatMul", "B"),

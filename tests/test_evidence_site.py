@@ -11,7 +11,7 @@ import pytest
 
 from gendoc.evidence.onnx_ad_record import load_record as load_onnx_ad_record
 from gendoc.evidence.torch_record import load_record
-from gendoc.model import Reference
+from gendoc.model.reference import Reference
 from gendoc.site import evidence_pages
 from gendoc.site.pages import SiteContent
 

@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from gendoc.evidence import sources
-from gendoc.evidence.outcome import Basis, Verdict
-from gendoc.model import Reference
+from gendoc.evidence.interface import Basis, Verdict
+from gendoc.model.reference import Reference
 
 
 def _verdicts(reference: Reference, op: str) -> dict[str, Verdict]:

@@ -8,9 +8,9 @@ only ever disputed.
 
 from __future__ import annotations
 
-from gendoc.evidence.outcome import Basis, ParameterEvidence, SourceEvidence, Verdict
+from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.verdict import NUMERIC, RULES, Strength, Suggestion, Vote, combine
-from gendoc.model import Differentiability, Option, Parameter, Schema
+from gendoc.model.reference import Differentiability, Option, Parameter, Schema
 
 D = Differentiability.DIFFERENTIABLE
 N = Differentiability.NON_DIFFERENTIABLE

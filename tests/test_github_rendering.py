@@ -22,8 +22,8 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from cmarkgfm.cmark import Options
 
-from gendoc.i18n import catalog_path
-from gendoc.schema_catalog import paragraphs
+from gendoc.catalogs.i18n import catalog_path
+from gendoc.catalogs.schema_text import paragraphs
 from tests.custom_schemas.breakout_payloads import AFTER, PAYLOAD
 from tests.helpers import run_gendoc
 from tests.test_translated import HOSTILE_LABELS, write_catalog

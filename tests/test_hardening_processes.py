@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from gendoc.write import JOURNAL
+from gendoc.storage.write import JOURNAL
 from tests.helpers import ROOT, run_gendoc
 
 DOCUMENTS = ("Changelog-ml.md", "Changelog.md", "Operators-ml.md", "Operators.md")

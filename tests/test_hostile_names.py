@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from gendoc.model import Differentiability, Option, Parameter, Reference, Schema
+from gendoc.model.reference import Differentiability, Option, Parameter, Reference, Schema
 from gendoc.site.paths import MAX_SEGMENT, PagePaths
 from tests.custom_schemas import hostile_payloads
 from tests.helpers import run_gendoc

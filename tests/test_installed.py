@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-import gendoc.collect
-from gendoc import installed
-from gendoc.model import Reference
+import gendoc.collect.schemas
+from gendoc.collect import installed
+from gendoc.model.reference import Reference
 
 # Builds in a fresh interpreter, then says which of onnx's schema registry (its extension
 # module) and the Markdown parser it loaded.
@@ -58,7 +58,7 @@ def test_a_warm_cache_builds_the_same_bytes_without_loading_onnx_or_markdown_it(
 
 
 class Counting:
-    """Stands for gendoc.collect.collect and counts the calls."""
+    """Stands for gendoc.collect.schemas.collect and counts the calls."""
 
     def __init__(self, reference: Reference) -> None:
         self.reference = reference
@@ -72,7 +72,7 @@ class Counting:
 @pytest.fixture
 def counting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, reference: Reference) -> Counting:
     counter = Counting(reference)
-    monkeypatch.setattr(gendoc.collect, "collect", counter)
+    monkeypatch.setattr(gendoc.collect.schemas, "collect", counter)
     monkeypatch.setenv("GENDOC_CACHE_DIR", str(tmp_path / "cache"))
     return counter
 

@@ -54,7 +54,7 @@ def test_examples_match_onnx_snippets(monkeypatch: pytest.MonkeyPatch) -> None:
     ).stdout
     import json
 
-    from gendoc.examples import examples_of, onnx_folder, read_examples
+    from gendoc.collect.examples import examples_of, onnx_folder, read_examples
 
     expected = json.loads(out)
     found = {

@@ -14,8 +14,8 @@ import onnx
 import pytest
 from onnx import AttributeProto, defs, helper
 
-from gendoc.collect import round_like_numpy
-from gendoc.onnx_registry import attribute_default
+from gendoc.collect.registry import attribute_default
+from gendoc.collect.schemas import round_like_numpy
 
 # Exports the snapshot in a fresh interpreter, optionally after importing onnx itself,
 # and says which of onnx, numpy and protobuf the process ended up importing.

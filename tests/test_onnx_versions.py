@@ -18,7 +18,7 @@ import onnx
 import pytest
 from packaging.requirements import Requirement
 
-from gendoc.collect import MINIMUM_ONNX, onnx_release
+from gendoc.collect.schemas import MINIMUM_ONNX, onnx_release
 from tests.helpers import ROOT
 
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from gendoc.audit.lints import check_tag_flip
-from gendoc.changes import Kind, compare_schemas
-from gendoc.display import Display
-from gendoc.i18n import ENGLISH
-from gendoc.model import Differentiability, Operator, Option, Parameter, Schema
-from gendoc.pairing import pair_versions
+from gendoc.catalogs.i18n import ENGLISH
+from gendoc.commands.diff import Kind, compare_schemas
+from gendoc.model.pairing import pair_versions
+from gendoc.model.reference import Differentiability, Operator, Option, Parameter, Schema
+from gendoc.present.display import Display
 from gendoc.site.versions_diff import diff_versions
 
 DIFF = Differentiability.DIFFERENTIABLE

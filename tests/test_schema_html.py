@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import gendoc.schema_markdown
-from gendoc import schema_html
+import gendoc.present.schema_markdown
+from gendoc.present import schema_html
 
 BASE = "https://github.com/onnx/onnx/blob/v1.0.0/docs/"
 TEXT = "Computes *alpha* times `x`, see https://onnx.ai."
@@ -29,13 +29,13 @@ def _fresh_process_without_renderer(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError(f"rendered again: {text!r}")
 
     monkeypatch.setattr(schema_html, "_TABLE", schema_html._Table())
-    monkeypatch.setattr(gendoc.schema_markdown, "render_text", refuse)
+    monkeypatch.setattr(gendoc.present.schema_markdown, "render_text", refuse)
 
 
 def test_a_text_rendered_in_one_run_is_read_back_in_the_next(
     table: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expected = gendoc.schema_markdown.render_text(TEXT, BASE)
+    expected = gendoc.present.schema_markdown.render_text(TEXT, BASE)
     assert "<em>alpha</em>" in expected and '<a href="https://onnx.ai">' in expected
     with schema_html.remembered():
         assert schema_html.html(TEXT, BASE) == expected
@@ -70,7 +70,7 @@ def test_two_processes_storing_at_once_keep_each_others_texts(
 def test_a_damaged_table_means_rendering_again(
     table: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    expected = gendoc.schema_markdown.render_text(TEXT, BASE)
+    expected = gendoc.present.schema_markdown.render_text(TEXT, BASE)
     with schema_html.remembered():
         schema_html.html(TEXT, BASE)
     (stored,) = table.glob("schema-html-*.json")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gendoc.display import docs_base
-from gendoc.schema_markdown import render_text
+from gendoc.present.display import docs_base
+from gendoc.present.schema_markdown import render_text
 
 BASE = docs_base("1.23.2")
 

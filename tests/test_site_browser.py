@@ -469,7 +469,7 @@ def test_distant_versions_compared_from_the_domain_index(page, site_url: str, la
 def test_the_chinese_audit_page_is_chinese(page, site_url: str, width: int) -> None:
     """Rule titles and finding messages as the shipped catalog translates them, none in English."""
     from gendoc.audit import RULES
-    from gendoc.i18n import translations
+    from gendoc.catalogs.i18n import translations
 
     gettext = translations("zh").gettext
     english = ("error", "warning", "info")

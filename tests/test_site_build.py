@@ -25,7 +25,7 @@ from markupsafe import escape
 from onnx import defs
 
 from gendoc.audit import audit_reference
-from gendoc.collect import collect
+from gendoc.collect.schemas import collect
 from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
 from gendoc.site.search_index import html_key
@@ -448,7 +448,7 @@ RELEASE = re.compile(r"\d+\.\d+\.\d+(rc\d+)?")
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_operator_pages_show_onnx_examples_as_code(site: Path, lang: str) -> None:
     """Every snippet of onnx's backend test cases (read as test_onnx_compat checks) is shown."""
-    from gendoc.examples import examples_of, onnx_folder, read_examples
+    from gendoc.collect.examples import examples_of, onnx_folder, read_examples
 
     examples = examples_of(read_examples(onnx_folder()), ml=True)
     shown = 0

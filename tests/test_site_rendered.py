@@ -107,7 +107,8 @@ def test_html_pages_link_right_with_directory_urls(tmp_path: Path) -> None:
 
 SHARED_TEMPLATE = """
 import dataclasses, sys
-from gendoc import installed, render
+from gendoc.collect import installed
+from gendoc.present import render
 from gendoc.site.pages import environment, static_findings
 base = render.environment(render.RenderOptions(lang="en"))
 env = base if sys.argv[1] == "markdown" else environment(None, "en", "")

@@ -10,7 +10,7 @@ import pytest
 
 from gendoc.cli import main
 from gendoc.errors import UsageError
-from gendoc.model import (
+from gendoc.model.reference import (
     Attribute,
     Differentiability,
     Option,
@@ -19,7 +19,7 @@ from gendoc.model import (
     Schema,
     TypeConstraint,
 )
-from gendoc.snapshot import (
+from gendoc.model.snapshot import (
     FORMAT_VERSION,
     SCHEMA_FILE,
     dump_snapshot,
@@ -99,7 +99,7 @@ def _data(reference: Reference) -> dict:
 
 def test_schema_file_is_generated_from_the_current_dataclasses() -> None:
     assert SCHEMA_FILE.read_text(encoding="utf-8") == json_schema_text(), (
-        "snapshot.schema.json is out of date: run python -m gendoc.snapshot"
+        "snapshot.schema.json is out of date: run python -m gendoc.model.snapshot"
     )
 
 

@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 
 from gendoc.cli import main
+from gendoc.commands.suggest import check_checkout, method1_scripts, suggest
 from gendoc.errors import UsageError
-from gendoc.evidence.outcome import Verdict
+from gendoc.evidence.interface import Verdict
 from gendoc.evidence.verdict import Strength, Suggestion, Vote
-from gendoc.model import Differentiability, Option, Parameter, Reference, Schema
-from gendoc.render import RenderOptions, render_documents
-from gendoc.suggest.command import check_checkout, method1_scripts, suggest
+from gendoc.model.reference import Differentiability, Option, Parameter, Reference, Schema
+from gendoc.present.render import RenderOptions, render_documents
+from gendoc.suggest.checkout import SourceTree
+from gendoc.suggest.decide import Location
 from gendoc.suggest.describe import Provenance, describe
 from gendoc.suggest.docs import retag
-from gendoc.suggest.plan import Location
-from gendoc.suggest.source import SourceTree
 
 FIXTURE = Path(__file__).parent / "fixtures" / "onnx_src"
 D = Differentiability.DIFFERENTIABLE
@@ -318,9 +318,9 @@ def _scanner_steps(text: str) -> int:
     """The Python lines the scanner runs on ``text``: its work, independent of the clock."""
     import sys
 
-    from gendoc.suggest import cpp, source
+    from gendoc.suggest import checkout, cpp
 
-    files = {cpp.__file__, source.__file__}
+    files = {cpp.__file__, checkout.__file__}
     steps = 0
 
     def local(frame, event, arg):
@@ -333,7 +333,7 @@ def _scanner_steps(text: str) -> int:
 
     sys.settrace(calls)
     try:
-        source._parse("x.cc", text)
+        checkout._parse("x.cc", text)
     except UsageError:
         pass
     finally:
@@ -563,13 +563,13 @@ def _cli_checkout(tmp_path, monkeypatch, suggestions: list[Suggestion]) -> Path:
     """A checkout of the fixture with the installed onnx's version, and the evidence stubbed."""
     import onnx
 
-    import gendoc.installed
-    import gendoc.suggest.installed as evidence
+    import gendoc.collect.installed
+    import gendoc.suggest.installed_facts as evidence
 
     model = _fixture_model()
     root = _checkout_with_documents(tmp_path, model)
     (root / "VERSION_NUMBER").write_text(onnx.__version__ + "\n")
-    monkeypatch.setattr(gendoc.installed, "reference", lambda *a, **k: model)
+    monkeypatch.setattr(gendoc.collect.installed, "reference", lambda *a, **k: model)
     monkeypatch.setattr(evidence, "evidence_sources", lambda: [])
     monkeypatch.setattr(evidence, "source_lines", lambda sources: ["stub: answers by hand"])
     monkeypatch.setattr(evidence, "gather_suggestions", lambda sources: suggestions)
@@ -609,16 +609,18 @@ def test_cli_empty_patch_says_why_on_stderr(tmp_path, monkeypatch, capsys):
 def test_without_torch_a_version_the_record_lacks_is_one_line(monkeypatch):
     import importlib.util
 
-    import gendoc.installed
+    import gendoc.collect.installed
     from gendoc.evidence.torch_record import RecordedTorchSource
-    from gendoc.suggest.installed import gather_suggestions
+    from gendoc.suggest.installed_facts import gather_suggestions
 
     real = importlib.util.find_spec
     monkeypatch.setattr(
         importlib.util, "find_spec", lambda name, *a: None if name == "torch" else real(name, *a)
     )
     add = Schema("", "Add", 999, inputs=(_param("A"), _param("B")), outputs=(_param("C"),))
-    monkeypatch.setattr(gendoc.installed, "reference", lambda *a, **k: Reference("9", (add,)))
+    monkeypatch.setattr(
+        gendoc.collect.installed, "reference", lambda *a, **k: Reference("9", (add,))
+    )
     with pytest.raises(
         UsageError,
         match=r"^torch is not installed, and the PyTorch record .* "
@@ -639,7 +641,7 @@ def test_partly_tagged_versions_are_those_the_audit_reports(whole_versions):
     """The audit's own rule (GD004), run on the model with the patch's tags, finds exactly
     the versions the description lists as partly tagged (none with --whole-versions)."""
     from gendoc.audit.lints import check_partially_tagged
-    from gendoc.model import Operator
+    from gendoc.model.reference import Operator
 
     result = suggest(
         FIXTURE,

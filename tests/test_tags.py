@@ -11,9 +11,9 @@ import re
 import pytest
 from onnx import defs
 
-from gendoc.i18n import translations
-from gendoc.model import Reference
-from gendoc.render import DOCUMENTS, RenderOptions, render_documents
+from gendoc.catalogs.i18n import translations
+from gendoc.model.reference import Reference
+from gendoc.present.render import DOCUMENTS, RenderOptions, render_documents
 
 LABELS = {
     "en": {

@@ -12,7 +12,7 @@ import pytest
 
 from gendoc.evidence.torch_ops import TORCH_OPS
 from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
-from gendoc.model import Differentiability, Reference
+from gendoc.model.reference import Differentiability, Reference
 
 
 def test_the_record_is_what_the_installed_torch_says(reference: Reference) -> None:
@@ -79,7 +79,7 @@ def test_the_site_weighs_evidence_without_importing_torch(tmp_path) -> None:
     pytest.importorskip("mkdocs")
     code = """
 import json, sys
-from gendoc import installed
+from gendoc.collect import installed
 from gendoc.site.pages import SiteContent
 site = SiteContent(installed.reference((), with_details=True), [])
 page = site.render("evidence/ai.onnx/Clip.md", "en")

@@ -8,10 +8,10 @@ from itertools import combinations
 
 from onnx import defs
 
-from gendoc.display import Display
-from gendoc.i18n import ENGLISH
-from gendoc.model import Reference
-from gendoc.schema_catalog import SchemaText, paragraphs
+from gendoc.catalogs.i18n import ENGLISH
+from gendoc.catalogs.schema_text import SchemaText, paragraphs
+from gendoc.model.reference import Reference
+from gendoc.present.display import Display
 from gendoc.site.onnx_links import onnx_ref, release_url, source_url
 from gendoc.site.versions_diff import (
     _WORD,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gendoc import lock, write
 from gendoc.errors import GendocError
-from gendoc.write import write_documents
+from gendoc.storage import lock, write
+from gendoc.storage.write import write_documents
 from tests.helpers import run_gendoc
 
 

@@ -1,7 +1,7 @@
 """Audit the differentiability tags: static lints and numeric evidence.
 
 A tag is a claim about math that is otherwise only reviewed by eye. The
-audit checks the claims of the model (:mod:`gendoc.model`) two ways:
+audit checks the claims of the model (:mod:`gendoc.model.reference`) two ways:
 
 * static lints (:mod:`gendoc.audit.lints`), rules ``GD0xx``: contradictions
   visible in the schema alone, such as an integer output tagged
@@ -16,25 +16,25 @@ audit checks the claims of the model (:mod:`gendoc.model`) two ways:
   it then replaces the ``GD1xx`` findings.
 
 One module per step of the numeric part: :mod:`~gendoc.audit.cases` (where
-test cases come from), :mod:`~gendoc.audit.plan` (which cases per
+test cases come from), :mod:`~gendoc.audit.probe_plan` (which cases per
 operator), :mod:`~gendoc.audit.probe` (finite differences on one model),
-:mod:`~gendoc.audit.run` (process pool, deadline, progress bar),
+:mod:`~gendoc.audit.pool` (process pool, deadline, progress bar),
 :mod:`~gendoc.audit.judge` (evidence against tags); their types are in
-:mod:`~gendoc.audit.results`, the findings and rules in
+:mod:`~gendoc.audit.numeric`, the findings and rules in
 :mod:`~gendoc.audit.findings`, the renderings in :mod:`~gendoc.audit.report`.
 
 Public API, used by the command line and by the site's "Tag audit" pages;
 it is kept stable:
 
 ``audit(source=(), options=AuditOptions(), *, progress=None, cases=None)``
-    Audit a :class:`~gendoc.model.Reference`, or onnx's schemas plus those of
+    Audit a :class:`~gendoc.model.reference.Reference`, or onnx's schemas plus those of
     the named schema modules (whose ``audit_cases()``, if any, add
     :class:`NumericCase` objects to the numeric part), and return an
     :class:`AuditReport`. ``progress=None`` draws a bar only when stderr is
     a terminal.
 
 ``audit_reference(reference, options=AuditOptions(), *, progress=False, cases=None)``
-    Audit a :class:`~gendoc.model.Reference` and return an :class:`AuditReport`.
+    Audit a :class:`~gendoc.model.reference.Reference` and return an :class:`AuditReport`.
     ``progress`` draws a bar on stderr. ``cases`` replaces onnx's backend test
     cases with your own :class:`NumericCase` objects.
 
@@ -84,12 +84,12 @@ settings=DEFAULT_SETTINGS)``
 
 from __future__ import annotations
 
-from gendoc.audit.api import AuditOptions, audit, audit_reference, default_cases
 from gendoc.audit.cases import NumericCase
+from gendoc.audit.entry import AuditOptions, audit, audit_reference, default_cases
 from gendoc.audit.findings import RULES, Finding, ParameterRef, Part, Rule, Severity
 from gendoc.audit.messages import Message
+from gendoc.audit.numeric import DEFAULT_SETTINGS, PairClass, ProbeSettings, Reason
 from gendoc.audit.report import AuditReport, ReportFormat
-from gendoc.audit.results import DEFAULT_SETTINGS, PairClass, ProbeSettings, Reason
 
 __all__ = [
     "DEFAULT_SETTINGS",

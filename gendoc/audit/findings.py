@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass
 
 from gendoc.audit.messages import N_, Arg, Message, say
-from gendoc.model import Differentiability
+from gendoc.model.reference import Differentiability
 
 
 class Severity(enum.StrEnum):
@@ -207,7 +207,7 @@ RULES: dict[str, Rule] = {
 class SourceVote:
     """What one evidence source says about a finding's parameter (rules ``GD2xx``).
 
-    ``verdict`` is a :class:`gendoc.evidence.outcome.Verdict` value; ``detail``
+    ``verdict`` is a :class:`gendoc.evidence.interface.Verdict` value; ``detail``
     is the source's own one-line reason (torch's words, a builder name),
     kept in English like any quoted output.
     """

@@ -1,6 +1,6 @@
 """Judging: where the numeric evidence disagrees with a tag, or suggests one.
 
-The pairs of a parameter are read by :func:`gendoc.evidence.numeric.read_slopes`,
+The pairs of a parameter are read by :func:`gendoc.evidence.numeric_source.read_slopes`,
 the same reading ``gendoc audit --evidence`` gives them: a stable nonzero
 slope shows a dependence (GD101 against non-differentiable, GD103 for
 undefined), a zero in every measured pair suggests none (GD102 against
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
 from gendoc.audit.messages import N_, Arg
-from gendoc.audit.results import NumericResult, OperatorEvidence, PairClass, PairEvidence
-from gendoc.evidence.numeric import read_slopes
-from gendoc.evidence.outcome import Verdict
-from gendoc.model import Differentiability, Reference, Schema
+from gendoc.audit.numeric import NumericResult, OperatorEvidence, PairClass, PairEvidence
+from gendoc.evidence.interface import Verdict
+from gendoc.evidence.numeric_source import read_slopes
+from gendoc.model.reference import Differentiability, Reference, Schema
 
 DIFF = Differentiability.DIFFERENTIABLE
 NON_DIFF = Differentiability.NON_DIFFERENTIABLE

@@ -13,9 +13,9 @@ from collections.abc import Callable, Iterable, Iterator
 
 from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
 from gendoc.audit.messages import N_, Arg
-from gendoc.i18n import Term
-from gendoc.model import Differentiability, Operator, Parameter, Reference, Schema
-from gendoc.pairing import pair_versions
+from gendoc.catalogs.i18n import Term
+from gendoc.model.pairing import pair_versions
+from gendoc.model.reference import Differentiability, Operator, Parameter, Reference, Schema
 
 _WRAPPERS = frozenset({"tensor", "seq", "sequence", "optional", "map", "sparse_tensor"})
 _ATOM = re.compile(r"[a-z][a-z0-9_]*")
@@ -199,7 +199,7 @@ def _consecutive(op: Operator) -> Iterator[tuple[Schema, Schema]]:
 
 
 def _matching(before: Schema, after: Schema) -> Iterator[tuple[ParameterRef, Parameter, Parameter]]:
-    """Parameters of two versions that are the same parameter (see :mod:`gendoc.pairing`)."""
+    """Parameters of two versions that are the same parameter (see :mod:`gendoc.model.pairing`)."""
     for pairing in pair_versions(before, after):
         for pair in pairing.pairs:
             yield ParameterRef(Part(pair.part), pair.new.name), pair.old, pair.new

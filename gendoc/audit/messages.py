@@ -5,12 +5,12 @@ finding, rule title or reason carries a finished sentence. It carries a
 :class:`Message`: the English template, which is also its gettext message
 id, and the plain values for its placeholders. English output formats the
 template as it is; a translated page fills ``gettext(message.id)`` with
-the same arguments (:func:`gendoc.translated.substitute`: names only, never
+the same arguments (:func:`gendoc.catalogs.translated.substitute`: names only, never
 ``str.format`` on a translator's text).
 
 Every template is written in the source as ``N_("...")``, so that
 ``pybabel extract -k N_ gendoc/audit`` finds them all without running the
-audit. :class:`Message` itself lives in :mod:`gendoc.i18n`, below the
+audit. :class:`Message` itself lives in :mod:`gendoc.catalogs.i18n`, below the
 audit, because the evidence sources say their status lines with it too.
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gendoc.i18n import N_, Arg, Message, placeholders, say
+from gendoc.catalogs.i18n import N_, Arg, Message, placeholders, say
 
 __all__ = ["N_", "Arg", "Message", "placeholders", "renamed", "say"]
 

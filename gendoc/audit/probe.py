@@ -33,7 +33,7 @@ from onnx import numpy_helper
 
 from gendoc.audit.findings import Part
 from gendoc.audit.messages import N_, Message, say
-from gendoc.audit.results import (
+from gendoc.audit.numeric import (
     DEFAULT_SETTINGS,
     STEPS,
     Cause,

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gendoc.audit.findings import RULES, Finding, Severity
-from gendoc.audit.results import EVIDENCE_NOTE, NumericResult
+from gendoc.audit.numeric import EVIDENCE_NOTE, NumericResult
 from gendoc.audit.weigh import SourceReport
-from gendoc.render import render_report
+from gendoc.present.render import render_report
 
 
 class ReportFormat(enum.StrEnum):

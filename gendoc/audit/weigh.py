@@ -21,19 +21,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from gendoc.audit.findings import Finding, ParameterRef, Part, SourceVote, make_finding
-from gendoc.audit.results import NumericResult
-from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
+from gendoc.audit.numeric import NumericResult
+from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.interface import EvidenceSource, SourceEvidence
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import NUMERIC, RULES_BY_NAME, Suggestion, combine
-from gendoc.i18n import N_, Message, say
-from gendoc.model import Reference, Schema
+from gendoc.model.reference import Reference, Schema
 
 NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric)"))
 
 
 def audit_sources(numeric: NumericResult | None) -> list[EvidenceSource]:
     """The frameworks, then the finite differences of this audit (or why there are none)."""
-    from gendoc.evidence.numeric import NumericEvidence
+    from gendoc.evidence.numeric_source import NumericEvidence
 
     sources = default_sources()
     if numeric is None:
@@ -108,7 +108,7 @@ class SourceReport:
 
 def unanswered(evidence: Sequence[SourceEvidence]) -> tuple[tuple[Message, int], ...]:
     """Why one source answered no parameter of some operator versions (it answered them with
-    :func:`~gendoc.evidence.outcome.unavailable`), with how many."""
+    :func:`~gendoc.evidence.interface.unavailable`), with how many."""
     reasons = Counter(e.unanswered for e in evidence if e.unanswered is not None)
     return tuple(sorted(reasons.items(), key=lambda item: (-item[1], item[0].text)))
 

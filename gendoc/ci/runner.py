@@ -8,7 +8,7 @@ steps that import the repository's schema modules call :func:`workspace_last`,
 which puts the repository root *after* every installed package.
 
 Values that reach the log as workflow commands go through
-:func:`gendoc.display.github_data`, so no string can end a command's line or
+:func:`gendoc.present.display.github_data`, so no string can end a command's line or
 start one of its own.
 """
 
@@ -19,8 +19,8 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from gendoc.changes import shown_annotations
-from gendoc.display import github_data, github_property
+from gendoc.commands.diff import shown_annotations
+from gendoc.present.display import github_data, github_property
 
 
 def work_folder() -> Path:

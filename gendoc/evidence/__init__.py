@@ -9,12 +9,12 @@ This package runs them behind one interface; ``gendoc audit --evidence``
 
 Interface
 ---------
-``EvidenceSource`` (:mod:`gendoc.evidence.outcome`)
+``EvidenceSource`` (:mod:`gendoc.evidence.interface`)
     Anything with a ``name``, a ``status`` line and ``evaluate(schema) ->
-    SourceEvidence``, for a :class:`gendoc.model.Schema`. It never raises for
+    SourceEvidence``, for a :class:`gendoc.model.reference.Schema`. It never raises for
     an operator it cannot judge: it answers ``unavailable(source, schema,
     reason)``, every parameter ``UNAVAILABLE`` with the reason. The status and
-    the reason are :class:`gendoc.i18n.Message` objects (``say(N_("..."),
+    the reason are :class:`gendoc.catalogs.i18n.Message` objects (``say(N_("..."),
     ...)``), so that a Chinese report says them in Chinese.
 ``SourceEvidence(source, domain, op, version, parameters, detail, unanswered)``
     One ``ParameterEvidence(kind, name, verdict, detail)`` per input, then per
@@ -35,7 +35,7 @@ Interface
     installed library otherwise (without it: ``UNAVAILABLE`` with the reason);
     the site, the audit and ``gendoc suggest`` all use them, so their verdicts
     do not depend on what is installed.
-``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric`)
+``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric_source`)
     The audit's finite differences, read from ``NumericResult.to_dict()`` by
     ``read_slopes``, the one reading of finite-difference results.
 ``combine(schema, evidence) -> list[Suggestion]`` (:mod:`gendoc.evidence.verdict`)

@@ -25,15 +25,15 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from gendoc.evidence.outcome import EvidenceSource, SourceEvidence
+from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.interface import EvidenceSource, SourceEvidence
 from gendoc.evidence.torch_record import (
     Recording,
     from_record,
     interface_key,
     record_command,
 )
-from gendoc.i18n import N_, Message, say
-from gendoc.model import Schema
+from gendoc.model.reference import Schema
 
 DATA_FILE = "onnx_ad_verdicts.json"
 NAME = "onnx-ad"

@@ -9,7 +9,7 @@ tensor. Imported only when installed (see
 
 The inputs are onnx's own backend test cases (:mod:`gendoc.audit.cases`),
 picked per operator version as the finite differences pick them
-(:func:`gendoc.audit.plan.plan_jobs`). For every (float input, float
+(:func:`gendoc.audit.probe_plan.plan_jobs`). For every (float input, float
 output) pair of a case, every other input is frozen to its test value (an
 axis or a scale is then a constant, as onnx-ad's rules need), onnx-ad is
 asked for the adjoint model of that pair, and the answer becomes a verdict:
@@ -48,10 +48,11 @@ from onnx import numpy_helper
 
 from gendoc.audit.cases import NumericCase, backend_cases, is_onnx_domain
 from gendoc.audit.lints import allowed_types, holds_float
-from gendoc.audit.plan import CaseJob, plan_jobs
+from gendoc.audit.numeric import ProbeSettings
 from gendoc.audit.probe import ValueKind, describe, to_value, value_type
-from gendoc.audit.results import ProbeSettings
-from gendoc.evidence.outcome import (
+from gendoc.audit.probe_plan import CaseJob, plan_jobs
+from gendoc.catalogs.i18n import N_, say
+from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
     SourceEvidence,
@@ -59,8 +60,7 @@ from gendoc.evidence.outcome import (
     labelled,
     unavailable,
 )
-from gendoc.i18n import N_, say
-from gendoc.model import Reference, Schema, domain_key
+from gendoc.model.reference import Reference, Schema, domain_key
 
 NAME = "onnx-ad"
 SETTINGS = ProbeSettings(max_cases=4, max_fill_elements=4096)

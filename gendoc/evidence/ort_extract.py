@@ -47,7 +47,7 @@ from pathlib import Path
 
 from gendoc.errors import GendocError, UsageError
 from gendoc.evidence.ort_registry import DATA_FILE
-from gendoc.write import write_documents
+from gendoc.storage.write import write_documents
 
 REGISTRY_FILE = "orttraining/orttraining/core/graph/gradient_builder_registry.cc"
 BUILDER_FILE = "orttraining/orttraining/core/graph/gradient_builder.cc"

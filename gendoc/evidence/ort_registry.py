@@ -27,7 +27,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from gendoc.evidence.outcome import (
+from gendoc.catalogs.i18n import N_, say
+from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
     SourceEvidence,
@@ -35,8 +36,7 @@ from gendoc.evidence.outcome import (
     labelled,
     unavailable,
 )
-from gendoc.i18n import N_, say
-from gendoc.model import Option, Schema
+from gendoc.model.reference import Option, Schema
 
 NAME = "onnxruntime"
 DATA_FILE = "ort_gradients.json"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from gendoc.evidence.torch_ops import TORCH_OPS, Bools, Builder, Ints, Real, Several, Value
-from gendoc.model import Schema
+from gendoc.model.reference import Schema
 
 
 def _literal(builder: Builder, rng: np.random.Generator, grad: bool) -> str:

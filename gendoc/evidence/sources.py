@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import importlib.util
 
+from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.interface import EvidenceSource, SourceEvidence, unavailable
 from gendoc.evidence.ort_registry import OrtRegistrySource
-from gendoc.evidence.outcome import EvidenceSource, SourceEvidence, unavailable
 from gendoc.evidence.torch_record import RecordedTorchSource
-from gendoc.i18n import N_, Message, say
-from gendoc.model import Schema
+from gendoc.model.reference import Schema
 
 TORCH_MISSING = say(N_("torch is not installed"))
 

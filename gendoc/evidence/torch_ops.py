@@ -36,7 +36,7 @@ import ast
 from dataclasses import dataclass
 from functools import cached_property
 
-from gendoc.i18n import N_, say
+from gendoc.catalogs.i18n import N_, say
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from gendoc.evidence.outcome import (
+from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.interface import (
     Basis,
     EvidenceSource,
     ParameterEvidence,
@@ -42,8 +43,7 @@ from gendoc.evidence.outcome import (
     unavailable,
 )
 from gendoc.evidence.torch_ops import NO_MAPPING, TORCH_OPS
-from gendoc.i18n import N_, Message, say
-from gendoc.model import Schema
+from gendoc.model.reference import Schema
 
 DATA_FILE = "torch_verdicts.json"
 NAME = "pytorch"
@@ -178,8 +178,8 @@ def record_command(
     if len(args) > 1 or any(a.startswith("-") for a in args):
         print(usage, file=sys.stderr)
         return 2
-    from gendoc import installed
-    from gendoc.write import write_documents
+    from gendoc.collect import installed
+    from gendoc.storage.write import write_documents
 
     output = Path(args[0]) if args else Path(__file__).with_name("data") / data_file
     schemas, source, made_with = recording(installed.reference(()))

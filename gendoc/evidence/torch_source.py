@@ -35,7 +35,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from gendoc.evidence.outcome import (
+from gendoc.catalogs.i18n import N_, say
+from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
     SourceEvidence,
@@ -54,8 +55,7 @@ from gendoc.evidence.torch_ops import (
     TorchOp,
     Value,
 )
-from gendoc.i18n import N_, say
-from gendoc.model import Option, Schema
+from gendoc.model.reference import Option, Schema
 
 NAME = "pytorch"
 SEEDS = (0, 1)

@@ -1,7 +1,7 @@
 """Combine the sources' verdicts into one verdict per parameter, by one ordered rule registry.
 
 Each verdict is a vote with a weight, from what it rests on
-(:class:`~gendoc.evidence.outcome.Basis`):
+(:class:`~gendoc.evidence.interface.Basis`):
 
 =================  ====================  =====================================
 verdict            vote                  note
@@ -59,9 +59,9 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gendoc.evidence.outcome import Basis, SourceEvidence, Verdict, labelled
-from gendoc.i18n import N_, Term
-from gendoc.model import Differentiability, Schema
+from gendoc.catalogs.i18n import N_, Term
+from gendoc.evidence.interface import Basis, SourceEvidence, Verdict, labelled
+from gendoc.model.reference import Differentiability, Schema
 
 NUMERIC = "finite-differences"
 """The source name the numeric (finite-difference) evidence is given under."""

@@ -3,7 +3,7 @@
 A rebuild with nothing changed spends its time rendering the generated pages
 from the templates and converting those written in Markdown to HTML, the
 same work with the same result as last time. Both are kept in the cache folder (see
-:mod:`gendoc.cache`), under keys made of everything the result depends on:
+:mod:`gendoc.storage.cache`), under keys made of everything the result depends on:
 
 - a generated page: the model (its ``repr``, which holds every schema and
   the onnx version), the audit's findings, the templates and catalogs, and
@@ -40,10 +40,10 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 import gendoc
-from gendoc.cache import DECODE_ERRORS, cache_dir, fingerprint, read_entry, write_entry
 from gendoc.site.content import templates_key
 from gendoc.site.pages import SiteContent
 from gendoc.site.rendered import Rendered
+from gendoc.storage.cache import DECODE_ERRORS, cache_dir, fingerprint, read_entry, write_entry
 
 STORE_FILE = "pages-{lang}.json"
 # The packages whose code turns a page's Markdown into HTML.

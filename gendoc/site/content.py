@@ -13,10 +13,10 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from gendoc import installed
-from gendoc.cache import fingerprint
-from gendoc.resources import templates_root
+from gendoc.collect import installed
+from gendoc.present.resources import templates_root
 from gendoc.site.pages import SiteContent, static_findings
+from gendoc.storage.cache import fingerprint
 
 
 def templates_key(templates: Path | None) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gendoc.display import Display
-from gendoc.i18n import N_
-from gendoc.model import Differentiability, Operator, Reference, Schema
-from gendoc.stats import Tally, tally_schemas
+from gendoc.catalogs.i18n import N_
+from gendoc.model.reference import Differentiability, Operator, Reference, Schema
+from gendoc.model.stats import Tally, tally_schemas
+from gendoc.present.display import Display
 
 
 @dataclass(frozen=True)

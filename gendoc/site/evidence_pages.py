@@ -23,13 +23,13 @@ from functools import cache
 from typing import Any, Protocol
 
 from gendoc.audit.weigh import Weighed, weigh
+from gendoc.catalogs.i18n import N_
+from gendoc.evidence.interface import EvidenceSource, Verdict
 from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
-from gendoc.evidence.outcome import EvidenceSource, Verdict
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
-from gendoc.i18n import N_
-from gendoc.model import Differentiability, Operator, Reference, Schema
+from gendoc.model.reference import Differentiability, Operator, Reference, Schema
 
 EVIDENCE_INDEX = "evidence/index.md"
 
@@ -41,7 +41,7 @@ VERDICTS = {
     "not-measured": N_("not measured"),
     "unavailable": N_("unavailable"),
 }
-"""The words for a source's verdict (:class:`gendoc.evidence.outcome.Verdict` values)."""
+"""The words for a source's verdict (:class:`gendoc.evidence.interface.Verdict` values)."""
 
 STRENGTHS = {
     "strong": N_("strong"),

@@ -3,7 +3,7 @@
 The generated pages mix Markdown (headings, tables, links, which mkdocs
 checks) with raw HTML blocks (schema bodies, diffs), and a name taken from
 a schema may land in either. Jinja's autoescape covers the HTML; names in
-Markdown also go through :func:`gendoc.display.md_escape`, so that no
+Markdown also go through :func:`gendoc.present.display.md_escape`, so that no
 bracket, backtick or angle bracket in a registered schema can become a link,
 code span or tag.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from gendoc.model import Differentiability
+from gendoc.model.reference import Differentiability
 
 if TYPE_CHECKING:
     from gendoc.site.versions_diff import DiffLine

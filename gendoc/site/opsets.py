@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gendoc.model import Operator, Reference, Schema
-from gendoc.pairing import TagChange, tag_changes
+from gendoc.model.pairing import TagChange, tag_changes
+from gendoc.model.reference import Operator, Reference, Schema
 from gendoc.site.coverage import opset
 from gendoc.site.paths import PagePaths
 

@@ -6,7 +6,7 @@ time a language asks for it and kept, so a second build in the same
 process (``mkdocs serve`` reloading, a benchmark) renders nothing again.
 
 The templates under ``templates/site/`` are rendered by a sibling of
-``gendoc.render``'s environment: the same loader, filters and message
+``gendoc.present.render``'s environment: the same loader, filters and message
 catalogs, with autoescape on, because these pages mix Markdown with raw
 HTML blocks into which schema names and text are written. The operator and
 evidence pages are HTML throughout (``*.html.j2``, see
@@ -29,12 +29,14 @@ from markupsafe import Markup
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from gendoc import render, schema_catalog
 from gendoc.audit import RULES, Finding, audit_reference
-from gendoc.i18n import translations
-from gendoc.model import Operator, Reference, Schema
-from gendoc.render import template_errors
-from gendoc.resources import templates_root
+from gendoc.catalogs import schema_text
+from gendoc.catalogs.i18n import translations
+from gendoc.model.reference import Operator, Reference, Schema
+from gendoc.model.stats import Tally, tally_schemas
+from gendoc.present import render
+from gendoc.present.render import template_errors
+from gendoc.present.resources import templates_root
 from gendoc.site import coverage, evidence_pages, opsets, tags
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
@@ -42,7 +44,6 @@ from gendoc.site.parts import Parts, folder_of
 from gendoc.site.paths import PagePaths
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
-from gendoc.stats import Tally, tally_schemas
 
 OPERATORS_INDEX = "operators/index.md"
 COVERAGE_PAGE = "coverage.md"
@@ -69,7 +70,7 @@ def relative_url(source: str, target: str, directory_urls: bool) -> str:
 
 
 def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.Environment:
-    """``gendoc.render``'s environment of a language, with autoescape and the site's filters."""
+    """The renderer's environment of a language, with autoescape and the site's filters."""
     options = render.RenderOptions(lang=lang, templates=templates)
     base = render.environment(options, onnx_version)
     env = render.autoescaping(base)
@@ -132,10 +133,10 @@ class SiteContent:
         return tally_schemas(self.reference.schemas)
 
     @cached_property
-    def translation_coverage(self) -> list[schema_catalog.Coverage]:
+    def translation_coverage(self) -> list[schema_text.Coverage]:
         """How much of each domain's newest schema text gendoc's Chinese catalogs translate."""
         return [
-            schema_catalog.coverage(self.reference, domain, "zh", templates_root())
+            schema_text.coverage(self.reference, domain, "zh", templates_root())
             for domain in self.reference.domains
         ]
 

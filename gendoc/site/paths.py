@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from gendoc.model import DEFAULT_DOMAIN, Reference, domain_label
+from gendoc.model.reference import DEFAULT_DOMAIN, Reference, domain_label
 
 _SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 MAX_SEGMENT = 100

@@ -54,10 +54,10 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
-from gendoc import schema_html
+from gendoc.catalogs.i18n import LANGUAGES, translations
 from gendoc.errors import GendocError
-from gendoc.i18n import LANGUAGES, translations
-from gendoc.resources import templates_root
+from gendoc.present import schema_html
+from gendoc.present.resources import templates_root
 from gendoc.site.build_cache import (
     Store,
     content_key,
@@ -114,7 +114,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     unread: dict[str, tuple[str, str]]
     """Generated pages not rendered yet, by ``src_uri``: their language and path."""
     texts: contextlib.ExitStack | None = None
-    """The outermost build's :func:`gendoc.schema_html.remembered` block."""
+    """The outermost build's :func:`gendoc.present.schema_html.remembered` block."""
     cache: Path | None
     """The site's cache folder (none when caching is off)."""
     store: Store

@@ -29,7 +29,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
-from gendoc.i18n import N_
+from gendoc.catalogs.i18n import N_
 
 PERMALINK_TITLE = N_("Permanent link")
 """The tooltip of a heading's permanent link (the ``toc`` extension's default title)."""

@@ -58,9 +58,9 @@ import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
-from gendoc.cache import private_folder, read_entry
 from gendoc.errors import GendocError
 from gendoc.site.search_words import INDEX_LANGUAGES, VOCABULARY, Segmenter
+from gendoc.storage.cache import private_folder, read_entry
 
 BUNDLE = "pagefind"
 ENTRY = "pagefind-entry.json"

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
-from gendoc.display import Display
+from gendoc.catalogs.i18n import N_
 from gendoc.evidence.verdict import Strength, Suggestion
-from gendoc.i18n import N_
-from gendoc.model import Differentiability, Parameter, Schema
+from gendoc.model.reference import Differentiability, Parameter, Schema
+from gendoc.model.stats import tally
+from gendoc.present.display import Display
 from gendoc.site.coverage import ORDER
 from gendoc.site.evidence_pages import STRENGTHS, weighed
 from gendoc.site.paths import hashed
-from gendoc.stats import tally
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 

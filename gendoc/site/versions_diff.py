@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, combinations
 
-from gendoc.display import Display
-from gendoc.i18n import N_
-from gendoc.model import Schema
-from gendoc.pairing import TagChange, tag_changes
-from gendoc.schema_catalog import SchemaText
+from gendoc.catalogs.i18n import N_
+from gendoc.catalogs.schema_text import SchemaText
+from gendoc.model.pairing import TagChange, tag_changes
+from gendoc.model.reference import Schema
+from gendoc.present.display import Display
 
 CONTEXT = 3
 WORD_MATCH = 0.5

@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gendoc.evidence.verdict import Strength, Suggestion, Vote
-from gendoc.model import domain_label
+from gendoc.model.reference import domain_label
+from gendoc.suggest.decide import Change, LeftOut, Partial, Plan, SchemaKey
 from gendoc.suggest.disputed import Dispute
-from gendoc.suggest.plan import Change, LeftOut, Partial, Plan, SchemaKey
 
 LIMIT = 60_000
 """The longest description written, in characters."""

@@ -19,9 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from gendoc.errors import UsageError
-from gendoc.model import Differentiability, Parameter, Reference, Schema
-from gendoc.render import RenderOptions, render_documents
-from gendoc.suggest.plan import SchemaKey
+from gendoc.model.reference import Differentiability, Parameter, Reference, Schema
+from gendoc.present.render import RenderOptions, render_documents
+from gendoc.suggest.decide import SchemaKey
 
 DOCS = "docs"
 ONNX_STYLE = RenderOptions(style="onnx")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from gendoc.suggest.source import CATEGORY_ARG, DEFAULTS, Call
+from gendoc.suggest.checkout import CATEGORY_ARG, DEFAULTS, Call
 
 COLUMN_LIMIT = 120
 CONTINUATION = 4

@@ -5,9 +5,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 
+from gendoc.suggest.checkout import SourceTree
+from gendoc.suggest.decide import Change
 from gendoc.suggest.edit import apply, set_category
-from gendoc.suggest.plan import Change
-from gendoc.suggest.source import SourceTree
 
 _NO_NEWLINE = "\\ No newline at end of file\n"
 

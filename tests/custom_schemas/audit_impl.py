@@ -21,8 +21,8 @@ from onnx import TensorProto, defs, helper
 from onnx.reference.op_run import OpRun
 
 from gendoc.audit import NumericCase
-from gendoc.collect import convert_schema
-from gendoc.model import Reference, schema_sort_key
+from gendoc.collect.schemas import convert_schema
+from gendoc.model.reference import Reference, schema_sort_key
 
 DOMAIN = "test.audit"
 

@@ -1,0 +1,1 @@
+"""Message catalogs: gendoc's labels and onnx's schema text, per language, as data."""

@@ -1,0 +1,1 @@
+"""The commands as typed functions, one module per command of the command line."""

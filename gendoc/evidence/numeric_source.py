@@ -1,0 +1,74 @@
+"""The audit's finite-difference evidence (Method 2) as one more source, read from its JSON form.
+
+``gendoc.audit`` probes (input, output) pairs with onnx's reference
+evaluator on the backend test cases. This module only reads the documented
+JSON of that result (``NumericResult.to_dict()["operators"]``), so it does
+not depend on the audit's internals. :func:`read_slopes` is the one reading
+of finite-difference results, for this source and for the numeric findings
+of ``gendoc audit --numeric`` (:mod:`gendoc.audit.judge`) alike. Finite
+differences never refuse; their stable slope (basis ``SLOPE``) outranks a
+framework's refusal (see :mod:`gendoc.evidence.verdict`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from gendoc.catalogs.i18n import N_, say
+from gendoc.evidence.interface import (
+    Basis,
+    ParameterEvidence,
+    SourceEvidence,
+    Verdict,
+    labelled,
+    unavailable,
+)
+from gendoc.evidence.verdict import NUMERIC
+from gendoc.model.reference import Schema
+
+
+def read_slopes(classes: Iterable[str]) -> tuple[Verdict, str]:
+    """What the pair classes of one parameter (``PairClass`` values) say about it.
+
+    A stable nonzero slope in any pair is ``GRADIENT``. Otherwise an unstable
+    pair casts doubt on any zero: ``NOT_APPLICABLE``. Otherwise zero in every
+    pair that was measured is ``ZERO``; pairs that are not float or were not
+    evaluated say nothing, so with no measured pair it is ``NOT_APPLICABLE``.
+    """
+    found = list(classes)
+    if "nonzero" in found:
+        return Verdict.GRADIENT, "stable nonzero slope"
+    if "unstable" in found:
+        return Verdict.NOT_APPLICABLE, "the slope changes with the step size"
+    zeros = found.count("zero")
+    if zeros:
+        return Verdict.ZERO, f"zero slope in all {zeros} measured pairs"
+    return Verdict.NOT_APPLICABLE, "no float pair was measured"
+
+
+class NumericEvidence:
+    """Finite-difference evidence of one audit run, by (domain, op, version)."""
+
+    name = NUMERIC
+
+    def __init__(self, operators: Iterable[Mapping[str, Any]]) -> None:
+        self.by_version = {(o["domain"], o["op"], o["version"]): o for o in operators}
+        self.status = say(
+            N_("finite differences of {count} evaluated operator versions"),
+            count=len(self.by_version),
+        )
+
+    def evaluate(self, schema: Schema) -> SourceEvidence:
+        found = self.by_version.get((schema.domain, schema.name, schema.since_version))
+        if found is None:
+            return unavailable(NUMERIC, schema, say(N_("no test case evaluated")))
+        params = []
+        for kind, param in labelled(schema):
+            key = "input" if kind == "input" else "output"
+            verdict, why = read_slopes(p["class"] for p in found["pairs"] if p[key] == param.name)
+            params.append(ParameterEvidence(kind, param.name, verdict, why, Basis.SLOPE))
+        cases = ", ".join(found["cases"][:3])
+        return SourceEvidence(
+            NUMERIC, schema.domain, schema.name, schema.since_version, tuple(params), cases
+        )

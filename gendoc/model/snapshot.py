@@ -1,0 +1,335 @@
+"""Snapshots: the model of one onnx installation as a stable JSON file.
+
+A snapshot lets ``gendoc diff`` compare two onnx releases (or two states of
+a project's custom schemas) without both being installed at once, so a
+pull request can be compared with its base in CI. It holds everything in
+:class:`~gendoc.model.reference.Reference` except examples and sample
+implementations, which are prose for readers and would only make diffs
+noisy. Bump :data:`FORMAT_VERSION` whenever a change would make an older
+gendoc misread a newer file.
+
+The dataclasses of :mod:`gendoc.model.reference` are the one definition of the
+format: msgspec encodes them and checks every value read back against their
+type hints, naming the JSON path of the first one that does not fit, and
+``snapshot.schema.json`` is generated from them for other tools. Values the
+types allow but no schema has are refused too: a version below 1, a negative
+count, a control character other than a line break or a tab (a schema module
+can give a name a line break, and a snapshot holds whatever export writes;
+every output escapes it). Keys are
+sorted and every list has a fixed order (schemas by domain, name and
+version; parameters and type constraints in schema order, since their
+position is meaningful; attributes by name), so two snapshots of the same
+schemas are byte-identical.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from operator import attrgetter
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import msgspec
+
+from gendoc.console import write_stdout_bytes
+from gendoc.errors import GendocError, UsageError
+from gendoc.model.reference import Reference, Schema, schema_sort_key
+from gendoc.storage.write import read_regular_file, write_documents
+
+FORMAT = "gendoc-snapshot"
+FORMAT_VERSION = 2
+INSTALLED = "installed"
+"""The word that stands for the onnx of the running environment instead of a file."""
+STDOUT = "-"
+"""The ``--output`` that means standard output."""
+
+SCHEMA_FILE = Path(__file__).with_name("snapshot.schema.json")
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The operator schemas of one onnx installation, as written by ``gendoc export``.
+
+    Examples and sample implementations are left out: they are prose for
+    readers and would only make diffs noisy. The default domain ai.onnx is the
+    empty string. Schemas are sorted by domain, name and since_version; their
+    attributes by name; inputs, outputs and type constraints keep the order of
+    the schema.
+    """
+
+    format: Literal[FORMAT]  # type: ignore[valid-type]
+    format_version: Literal[FORMAT_VERSION]  # type: ignore[valid-type]
+    onnx_version: str
+    schemas: tuple[Schema, ...]
+
+
+@dataclass(frozen=True)
+class _Header:
+    """The part of a snapshot read first, to name an unreadable version before anything else."""
+
+    format_version: int
+
+
+_ENCODER = msgspec.json.Encoder(order="sorted")
+
+
+# --- model -> JSON -------------------------------------------------------------------------
+
+
+def _canonical(schema: Schema) -> Schema:
+    """Attributes by name: their order in a schema carries no meaning, unlike parameters'."""
+    return replace(schema, attributes=tuple(sorted(schema.attributes, key=attrgetter("name"))))
+
+
+def dumps(reference: Reference) -> str:
+    """The snapshot text: sorted keys, two-space indent, UTF-8 as is, final newline."""
+    snapshot = Snapshot(
+        format=FORMAT,
+        format_version=FORMAT_VERSION,
+        onnx_version=reference.onnx_version,
+        schemas=tuple(_canonical(s) for s in sorted(reference.schemas, key=schema_sort_key)),
+    )
+    return msgspec.json.format(_ENCODER.encode(snapshot), indent=2).decode("utf-8") + "\n"
+
+
+def json_schema_text() -> str:
+    """The JSON Schema of the snapshot format, generated from the dataclasses.
+
+    ``snapshot.schema.json`` holds this text for tools that read snapshots;
+    a test fails when the file falls behind the dataclasses. Regenerate it
+    with ``python -m gendoc.model.snapshot``.
+    """
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
+    schema.update(msgspec.json.schema(Snapshot))
+    return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def dump_snapshot(reference: Reference, output: Path | None) -> int:
+    """Write the snapshot to ``output`` (atomically, untouched if equal) or to stdout.
+
+    ``None`` or ``-`` means stdout. Returns the exit code of ``gendoc export``.
+    """
+    text = dumps(reference)
+    if output is None or str(output) == STDOUT:
+        write_stdout_bytes(text.encode("utf-8"))
+        return 0
+    if output.is_dir():
+        raise UsageError(f"output is a folder, not a file: {output}")
+    written = write_documents(output.parent, {output.name: text})
+    print(f"{'wrote' if written else 'unchanged'} {output}", file=sys.stderr)
+    return 0
+
+
+# --- JSON -> model -------------------------------------------------------------------------
+
+
+class _Invalid(Exception):
+    """Raised inside the reader with the JSON path of the offending value."""
+
+
+class _LongInteger:
+    """Stands in for an integer literal too long to read, so its JSON path can be named.
+
+    Python refuses to convert more than a few thousand digits (a guard
+    against quadratic time); no field of a snapshot holds anything near that.
+    """
+
+    def __init__(self, digits: str) -> None:
+        self.digits = digits
+
+
+_MAX_DIGITS = 100
+
+
+def _parse_int(digits: str) -> int | _LongInteger:
+    return int(digits) if len(digits) <= _MAX_DIGITS else _LongInteger(digits)
+
+
+def _unreadable_value(value: Any, path: str = "$") -> str | None:
+    """The first value JSON can hold but a snapshot cannot, as "path: problem".
+
+    A ``\\ud800`` escape decodes to a lone surrogate, which no UTF-8 file
+    (and no document rendered from the snapshot) can hold.
+    """
+    if isinstance(value, str):
+        if not value.isascii() and not _encodes(value):
+            return f"{path}: the string holds a lone surrogate (not Unicode text)"
+    elif isinstance(value, _LongInteger):
+        return f"{path}: an integer of {len(value.digits)} digits is out of range"
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            problem = _unreadable_value(item, f"{path}[{i}]")
+            if problem:
+                return problem
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            problem = _unreadable_value(key, f"{path} key") or _unreadable_value(
+                item, f"{path}.{key}"
+            )
+            if problem:
+                return problem
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+_PATH_SUFFIX = re.compile(r"^(?P<problem>.*) - at `(?P<path>[^`]*)`$", re.DOTALL)
+
+
+def _convert(data: Any, kind: type[_T]) -> _T:
+    """``data`` as ``kind``; a mismatch becomes "path: problem", as the other messages read."""
+    try:
+        return msgspec.convert(data, type=kind, strict=True)
+    except msgspec.ValidationError as exc:
+        match = _PATH_SUFFIX.match(str(exc))
+        path, problem = (match["path"], match["problem"]) if match else ("$", str(exc))
+        raise _Invalid(f"{path}: {problem[:1].lower()}{problem[1:]}") from None
+
+
+def _check_format(data: Any) -> None:
+    """Reject files that are not snapshots, or snapshots this gendoc cannot read."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise _Invalid(f'not a gendoc snapshot (no "format": "{FORMAT}" at the top)')
+    version = _convert(data, _Header).format_version
+    if version > FORMAT_VERSION:
+        raise _Invalid(
+            f"snapshot format version {version} is newer than this gendoc reads "
+            f"({FORMAT_VERSION}); upgrade gendoc"
+        )
+    if version != FORMAT_VERSION:
+        raise _Invalid(
+            f"snapshot format version {version} is not supported (this gendoc reads "
+            f"{FORMAT_VERSION}); export the snapshot again"
+        )
+
+
+# Fields that are versions (at least 1) or counts (at least 0); in every string a control
+# character other than a line break or a tab is refused.
+_VERSIONS = frozenset({"since_version", "function_versions"})
+_COUNTS = frozenset({"min_arity", "min_inputs", "max_inputs", "min_outputs", "max_outputs"})
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def _bad_value(value: Any, path: str, field: str) -> str | None:
+    """What is wrong with one value of a converted snapshot, as "path: problem", or None."""
+    if dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            problem = _bad_value(getattr(value, f.name), f"{path}.{f.name}", f.name)
+            if problem:
+                return problem
+    elif isinstance(value, tuple):
+        for i, item in enumerate(value):
+            problem = _bad_value(item, f"{path}[{i}]", field)
+            if problem:
+                return problem
+    elif isinstance(value, str):
+        found = _CONTROL.search(value)
+        if found:
+            return f"{path}: holds the control character U+{ord(found.group()):04X}"
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if field in _VERSIONS and value < 1:
+            return f"{path}: a version is at least 1, not {value}"
+        if field in _COUNTS and value < 0:
+            return f"{path}: a count is at least 0, not {value}"
+    return None
+
+
+def from_data(data: Any) -> Reference:
+    """Rebuild a Reference from parsed snapshot JSON; raise UsageError naming the bad value."""
+    try:
+        problem = _unreadable_value(data)
+        if problem:
+            raise _Invalid(problem)
+        _check_format(data)
+        snapshot = _convert(data, Snapshot)
+        problem = _bad_value(snapshot, "$", "")
+        if problem:
+            raise _Invalid(problem)
+        _check_unique(snapshot.schemas)
+    except _Invalid as exc:
+        raise UsageError(str(exc)) from None
+    return Reference(
+        onnx_version=snapshot.onnx_version,
+        schemas=tuple(sorted(snapshot.schemas, key=schema_sort_key)),
+    )
+
+
+def _check_unique(schemas: Iterable[Schema]) -> None:
+    """A version listed twice would make every comparison ambiguous."""
+    seen: set[tuple[str, str, int]] = set()
+    for schema in schemas:
+        key = schema_sort_key(schema)
+        if key in seen:
+            raise _Invalid(f"{schema.versioned_name} appears more than once")
+        seen.add(key)
+
+
+def _json_error(text: str, exc: json.JSONDecodeError) -> str:
+    """Say "truncated" when the text stops mid-value: a half-copied file is common in CI."""
+    content = text.rstrip()
+    if not content:
+        return "the file is empty"
+    unterminated_string = (
+        exc.msg.startswith("Unterminated string") and "\n" not in content[exc.pos :]
+    )
+    if exc.pos >= len(content) or unterminated_string:
+        last_line = content.count("\n") + 1
+        return f"the JSON ends early at line {last_line}; the file looks truncated"
+    return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+
+
+def load_snapshot(path: Path) -> Reference:
+    """Read a snapshot file; every way it can be unusable is one UsageError line."""
+    if path.is_dir():
+        raise UsageError(f"snapshot path is a folder, not a file: {path}")
+    try:
+        raw = read_regular_file(path, follow_links=True)
+    except GendocError as exc:
+        raise UsageError(str(exc)) from None
+    if raw is None:
+        raise UsageError(f"snapshot file not found: {path}")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a gendoc snapshot (the file is not UTF-8 text)") from None
+    try:
+        return from_data(json.loads(text, parse_int=_parse_int))
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: {_json_error(text, exc)}") from None
+    except RecursionError:
+        raise UsageError(f"{path}: not a gendoc snapshot (nested too deeply)") from None
+    except UsageError as exc:
+        # Names from the file end up in the message; keep it on one line whatever they hold.
+        raise UsageError(" ".join(f"{path}: {exc}".splitlines())) from None
+
+
+def load_reference(source: str, schema_modules: Iterable[str] = ()) -> Reference:
+    """The Reference behind a ``gendoc diff`` argument: a snapshot file or ``installed``.
+
+    ``installed`` collects the onnx of this environment, after importing
+    ``schema_modules``, exactly as ``gendoc export`` would snapshot it. A
+    file that happens to be named ``installed`` can be given as
+    ``./installed``.
+    """
+    if source == INSTALLED:
+        from gendoc.collect import installed
+
+        return installed.reference(schema_modules, with_examples=False)
+    return load_snapshot(Path(source))
+
+
+if __name__ == "__main__":
+    SCHEMA_FILE.write_text(json_schema_text(), encoding="utf-8")

@@ -1,0 +1,436 @@
+"""Display: how each value of the model reads, in one place.
+
+A tag, option, severity, part, domain, version or name becomes display text
+here and nowhere else; :meth:`Display.filters` registers these functions
+once as the Jinja filters that every template uses (documents, site pages,
+``diff``, ``audit`` and ``check`` output). Labels are gettext messages,
+looked up in the translations the display was made with.
+
+Escaping of schema-supplied strings happens here too. Names are escaped
+for the context they land in: :func:`md_name` for Markdown text (a name that
+is a plain identifier is left as it is, so the committed references do not
+change; anything else has every character that could open Markdown or HTML
+syntax written as a character reference), :func:`markupsafe.escape` inside
+HTML. Schema prose goes through :meth:`Display.schema_text`, which first cleans
+it (:func:`schema_source`: line endings normalised, control characters and
+references to them dropped, so nothing can end the HTML block it lands in) and
+renders it with :mod:`gendoc.present.schema_markdown` (through an allow-list, never as
+raw HTML; remembered across runs by :mod:`gendoc.present.schema_html`).
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Callable, Iterable
+from itertools import groupby
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from markupsafe import Markup
+
+from gendoc.catalogs.i18n import N_, NP_, translated_args
+from gendoc.catalogs.translated import substitute
+from gendoc.model.reference import (
+    Attribute,
+    Differentiability,
+    Option,
+    Parameter,
+    Schema,
+    domain_label,
+)
+from gendoc.model.stats import tally
+from gendoc.present import schema_html
+
+if TYPE_CHECKING:
+    from gendoc.catalogs.schema_text import SchemaText
+
+TAGS = {
+    Differentiability.DIFFERENTIABLE: N_("differentiable"),
+    Differentiability.NON_DIFFERENTIABLE: N_("non-differentiable"),
+    Differentiability.UNDEFINED: N_("undefined"),
+}
+PARTS = {
+    "input": N_("input"),
+    "output": N_("output"),
+    "attribute": N_("attribute"),
+    "type constraint": N_("type constraint"),
+}
+SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
+SEVERITY_COUNTS = {
+    "error": NP_("%(num)s error", "%(num)s errors"),
+    "warning": NP_("%(num)s warning", "%(num)s warnings"),
+    "info": NP_("%(num)s info", "%(num)s info"),
+}
+_OPTIONAL, _VARIADIC, _HETEROGENEOUS = N_("optional"), N_("variadic"), N_("heterogeneous")
+# The list attribute types, as "list of %(type)s" names them: a language may name a list by its
+# element type instead (Chinese: "int 列表", not "ints 列表").
+_LIST_TYPES = {
+    name: name
+    for name in (
+        N_("floats"),
+        N_("ints"),
+        N_("strings"),
+        N_("tensors"),
+        N_("graphs"),
+        N_("sparse_tensors"),
+        N_("type_protos"),
+    )
+}
+_MARKERS = (
+    ("experimental", N_("experimental")),
+    ("deprecated", N_("deprecated")),
+    ("is_function", N_("function")),
+)
+
+# Characters that can open Markdown or HTML syntax inside a line (links,
+# emphasis, code, tags, entities, table cells, attribute lists, headings).
+_MARKDOWN_SPECIAL = re.compile(r"[\\`*_{}\[\]()#!|<>&\"'~$\x00-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _reference(match: re.Match[str]) -> str:
+    """A character as a numeric reference; NUL, which HTML forbids, as U+FFFD."""
+    return f"&#{ord(match.group()) or 0xFFFD};"
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+
+# A control character other than a line break or tab, or a character reference to any
+# control character (``&#13;``, ``&#xD;``, ``&NewLine;``...): Markdown readers decode a
+# reference into the character, and a carriage return in the HTML that GitHub reads
+# ends the HTML block the text is in.
+_SOURCE_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+    r"|&#0*(?:[0-9]|[12][0-9]|3[01]|12[7-9]|1[3-5][0-9])(?![0-9]);?"
+    r"|&#[xX]0*(?:[0-9a-fA-F]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])(?![0-9a-fA-F]);?"
+    r"|&(?:Tab|NewLine);"
+)
+
+
+ONNX_DOCS = "https://github.com/onnx/onnx/blob/{ref}/docs/"
+
+
+def docs_base(onnx_version: str) -> str:
+    """Where relative links in the schema text of an onnx version point.
+
+    A release links to its tag; a development build (``1.24.0.dev20261026``,
+    onnx-weekly) to ``main``.
+    """
+    release = onnx_version.split("+")[0]
+    is_release = release.replace(".", "").isdigit()
+    return ONNX_DOCS.format(ref=f"v{release}" if is_release else "main")
+
+
+def md_escape(text: object) -> Markup:
+    """``text`` as literal inline Markdown, safe inside HTML as well.
+
+    Markup (already escaped, or written by gendoc) is returned unchanged.
+    """
+    if isinstance(text, Markup):
+        return text
+    return Markup(_MARKDOWN_SPECIAL.sub(_reference, str(text)))
+
+
+def html_text(text: object) -> Markup:
+    """``text`` as the content of an HTML element on one line.
+
+    ``&``, ``<`` and ``>`` are escaped; a line break or other control character
+    becomes a character reference, so a name cannot end the HTML block it is in.
+    """
+    if isinstance(text, Markup):
+        return text
+    escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return Markup(_CONTROL.sub(_reference, escaped))
+
+
+def schema_source(text: str) -> str:
+    """Schema text as every guard after this sees it: line endings made ``\\n`` and every
+    other control character, raw or as a character reference, dropped."""
+    return _SOURCE_CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
+def table_cell(text: object) -> Markup:
+    """Markdown already escaped, made safe inside a pipe table's cell."""
+    return Markup(str(text).replace("|", "\\|").replace("\n", " "))
+
+
+def is_plain_name(name: str) -> bool:
+    """A name that no Markdown or HTML reader can take for syntax."""
+    return _PLAIN_NAME.fullmatch(name) is not None
+
+
+def md_name(name: object) -> Markup:
+    """A schema-supplied name for Markdown text: as it is when plain, else fully escaped."""
+    text = str(name)
+    return Markup(text) if is_plain_name(text) else md_escape(text)
+
+
+class Display:
+    """The display text of model values in one language.
+
+    ``translations`` supplies the labels of ``lang``; ``onnx_version`` decides where
+    relative links in schema text point; ``hide_undefined`` leaves the
+    undefined tag off parameters (``--undefined statement``).
+    """
+
+    def __init__(
+        self,
+        translations: gettext.NullTranslations,
+        onnx_version: str = "",
+        *,
+        lang: str = "en",
+        hide_undefined: bool = False,
+        schema: SchemaText | None = None,
+    ) -> None:
+        self.labels = translations
+        self.lang = lang
+        self.gettext: Callable[[str], str] = translations.gettext
+        self.ngettext: Callable[[str, str, int], str] = translations.ngettext
+        self.docs_base = docs_base(onnx_version) if onnx_version else ""
+        self.hide_undefined = hide_undefined
+        self.schema = schema
+
+    def tag(self, differentiability: Differentiability | str) -> str:
+        return self.gettext(TAGS[Differentiability(differentiability)])
+
+    def part(self, part: str) -> str:
+        return self.gettext(PARTS[part])
+
+    def severity(self, severity: object) -> str:
+        return self.gettext(SEVERITIES[str(severity)])
+
+    def severity_count(self, severity: object, count: int) -> str:
+        """``2 errors``: how many findings of one severity."""
+        return self.ngettext(*SEVERITY_COUNTS[str(severity)], count) % {"num": count}
+
+    def domain(self, domain: str) -> Markup:
+        """The short name of a domain for Markdown: ``ai.onnx (default)`` for the default one."""
+        return md_name(domain) if domain else Markup(self.gettext("ai.onnx (default)"))
+
+    def domain_long(self, domain: str) -> Markup:
+        if not domain:
+            return Markup(self.gettext("the default ONNX operator set"))
+        return Markup(self.gettext("the '%(domain)s' operator set")) % {"domain": md_name(domain)}
+
+    def availability(self, schema: Schema) -> Markup:
+        """The version line: since when this version exists, or that it is experimental."""
+        if schema.experimental:
+            return Markup(self.gettext("No versioning is maintained for experimental operators."))
+        values = {"version": schema.since_version, "domain": self.domain_long(schema.domain)}
+        if schema.deprecated:
+            message = N_(
+                "This version of the operator has been deprecated since version %(version)s "
+                "of %(domain)s."
+            )
+        else:
+            message = N_(
+                "This version of the operator has been available since version %(version)s "
+                "of %(domain)s."
+            )
+        return Markup(self.gettext(message)) % values
+
+    def markers(self, schema: Schema) -> list[str]:
+        """Short notes on an operator version: experimental, deprecated, function."""
+        return [self.gettext(label) for field, label in _MARKERS if getattr(schema, field)]
+
+    def options(self, param: Parameter) -> list[str]:
+        """The option labels of a parameter: optional, or variadic (heterogeneous)."""
+        if param.option is Option.OPTIONAL:
+            return [self.gettext(_OPTIONAL)]
+        if param.option is Option.VARIADIC:
+            labels = [self.gettext(_VARIADIC)]
+            if not param.is_homogeneous:
+                labels.append(self.gettext(_HETEROGENEOUS))
+            return labels
+        return []
+
+    def param_notes(self, param: Parameter) -> list[str]:
+        """Options, then the tag (left off when undefined tags are only explained at the top)."""
+        notes = self.options(param)
+        if not (self.hide_undefined and param.differentiability is Differentiability.UNDEFINED):
+            notes.append(self.tag(param.differentiability))
+        return notes
+
+    def listed(self, items: Iterable[str]) -> str:
+        """Items joined as this language lists them (Chinese: with the enumeration comma)."""
+        items = iter(items)
+        text = next(items, "")
+        for item in items:
+            text = self.gettext("%(list)s, %(item)s") % {"list": text, "item": item}
+        return text
+
+    def param_tags(self, param: Parameter) -> str:
+        """`` (optional, differentiable)``, in this language's parentheses and commas."""
+        notes = self.param_notes(param)
+        return self.gettext(" (%(notes)s)") % {"notes": self.listed(notes)} if notes else ""
+
+    def attr_type(self, attr: Attribute) -> str:
+        if attr.type.endswith("s"):
+            name = self.gettext(attr.type) if attr.type in _LIST_TYPES else attr.type
+            return self.gettext("list of %(type)s") % {"type": name}
+        return attr.type
+
+    def attr_signature(self, attr: Attribute) -> str:
+        shown = self.attr_type(attr)
+        if attr.required:
+            note = self.gettext("required")
+        elif attr.default is not None:
+            note = self.gettext("default is %(value)s") % {"value": attr.default}
+        else:
+            return shown
+        return self.gettext("%(type)s (%(note)s)") % {"type": shown, "note": note}
+
+    def summary(self, schema: Schema) -> str:
+        """The contents column: how much of the newest version is differentiable."""
+        if not schema.parameters:
+            return self.gettext("no inputs or outputs")
+        counts = tally(schema.parameters)
+        if counts.undefined == counts.total:
+            return self.gettext("undefined")
+        text = self.gettext("%(di)s/%(ni)s inputs, %(do)s/%(no)s outputs differentiable") % {
+            "di": tally(schema.inputs).differentiable,
+            "ni": len(schema.inputs),
+            "do": tally(schema.outputs).differentiable,
+            "no": len(schema.outputs),
+        }
+        if counts.undefined:
+            return self.gettext("%(text)s (%(undefined)s undefined)") % {
+                "text": text,
+                "undefined": counts.undefined,
+            }
+        return text
+
+    def schema_text(self, text: str) -> str:
+        """Schema prose as safe HTML, translated paragraph by paragraph where a catalog can.
+
+        A paragraph with no current translation (missing, or fuzzy because onnx
+        changed it) is shown in English, marked, so a stale translation never is.
+        The English text and each translation are cleaned (:func:`schema_source`)
+        before anything else looks at them.
+        """
+        text = schema_source(text)
+        if self.schema is None:
+            return schema_html.html(text, self.docs_base)
+        html = []
+        for translated, run in groupby(self.schema.paragraphs(text), key=itemgetter(1)):
+            shown = schema_source("\n\n".join(p for p, _ in run))
+            body = schema_html.html(shown, self.docs_base)
+            if translated:
+                html.append(body)
+            else:
+                note = self.gettext("Not translated yet: the English original.")
+                html.append(
+                    f'<div class="gd-untranslated" lang="en">\n'
+                    f'<p class="gd-untranslated-note" lang="{self.lang}">{note}</p>\n'
+                    f"{body}\n</div>"
+                )
+        return "\n".join(html)
+
+    def message(self, message: Any) -> Markup:
+        """An audit message (an id and its arguments) for Markdown: the arguments escaped."""
+        args = translated_args(message.args, self.gettext)
+        args = {k: md_escape(v) if isinstance(v, str) else v for k, v in args.items()}
+        return Markup(substitute(self.gettext(message.id), args))
+
+    def location(self, finding: Any) -> str:
+        """Where a finding is: ``ai.onnx ArgMax-13 output reduced``, in this language."""
+        where = f"{domain_label(finding.domain)} {finding.op}-{finding.version}"
+        if finding.parameter is None:
+            return where
+        return f"{where} {self.part(finding.parameter.part.value)} {finding.parameter.name}"
+
+    def filters(self) -> dict[str, Callable[..., Any]]:
+        """Everything above as Jinja filters, under the names the templates use."""
+        return {
+            "tag": self.tag,
+            "part": self.part,
+            "severity": self.severity,
+            "severity_count": self.severity_count,
+            "domain_short": self.domain,
+            "domain_label": lambda domain: md_name(domain_label(domain)),
+            "domain_long": self.domain_long,
+            "availability": self.availability,
+            "markers": self.markers,
+            "option_labels": self.options,
+            "param_tags": self.param_tags,
+            "attr_signature": self.attr_signature,
+            "differentiability_summary": self.summary,
+            "schema_text": self.schema_text,
+            "md": md_escape,
+            "name": md_name,
+            "text": html_text,
+            "cell": table_cell,
+            "version_links": version_links,
+            "code": code_span,
+            "gh_data": github_data,
+            "gh_property": github_property,
+            "change": lambda change, known=frozenset(): change.message(
+                code_span, self.labels, known
+            ),
+            "change_text": lambda change, known=frozenset(): change.message(
+                str, self.labels, known
+            ),
+            "inert": md_inert,
+            "code_block": code_block,
+            "message": self.message,
+            "message_text": lambda message: message.format(self.gettext),
+            "translate": self.gettext,
+            "location": self.location,
+        }
+
+
+def version_links(schemas: Iterable[Schema], changelog: str) -> str:
+    """Links to versions in the changelog; a name that is not plain is percent-encoded."""
+    return ", ".join(
+        f"[{s.since_version}]({changelog}#{quote(s.versioned_name, safe='')})" for s in schemas
+    )
+
+
+_ZWJ = "\u200d"
+
+
+def _unlinked(text: str) -> str:
+    """``text`` with a zero-width joiner after every ``@`` and ``<``.
+
+    The joiner is invisible, yet GitHub no longer reads ``@name`` as a mention
+    (which would notify that person or team) nor ``<`` as the start of a tag or
+    of an HTML comment: text from a schema cannot reach anyone or hide what follows.
+    """
+    return text.replace("@", f"@{_ZWJ}").replace("<", f"<{_ZWJ}")
+
+
+def md_inert(text: object) -> Markup:
+    """:func:`md_escape`, and no ``@`` mention: for Markdown that GitHub shows (a comment)."""
+    return Markup(str(md_escape(text)).replace("@", f"@{_ZWJ}"))
+
+
+def code_block(text: object) -> str:
+    """``text`` as a fenced code block that nothing in it can close, mentions and tags inert."""
+    body = _unlinked(str(text))
+    longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
+    fence = "`" * (longest + 1)
+    return f"{fence}text\n{body}\n{fence}"
+
+
+def code_span(text: object) -> str:
+    """``text`` as one Markdown code span, whatever backticks or line breaks it holds.
+
+    Meant for what GitHub shows: mentions and tags are made inert (:func:`_unlinked`).
+    """
+    flat = _unlinked(" ".join(str(text).splitlines()))
+    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def github_data(text: object) -> str:
+    """The message of a GitHub Actions workflow command: one line whatever ``text`` holds."""
+    return str(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def github_property(text: object) -> str:
+    """A property value (``title=``) of a workflow command."""
+    return github_data(text).replace(":", "%3A").replace(",", "%2C")

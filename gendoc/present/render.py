@@ -1,0 +1,229 @@
+"""Render: configure Jinja2 and turn the model into documents.
+
+All layout lives in ``templates/``; this module only picks the template of
+each document, hands it the views and registers the formatting filters.
+A user's ``--templates`` folder is searched first, so any template (and
+any message catalog) can be overridden by a file of the same name. A
+template that does not compile or fails while rendering is one line naming
+its file and line (:func:`template_errors`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import TracebackType
+
+import jinja2
+
+from gendoc import __version__
+from gendoc.catalogs.i18n import LANGUAGES, translations
+from gendoc.errors import UsageError
+from gendoc.model.reference import Reference
+from gendoc.present import schema_html
+from gendoc.present.display import Display
+from gendoc.present.resources import templates_root
+from gendoc.present.styles import STYLES
+from gendoc.storage.cache import template_cache
+
+UNDEFINED_MODES = ("tag", "statement")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One output file: its name, which part of the model it shows, and how.
+
+    ``kind`` is ``Operators`` (one entry per operator, newest version first)
+    or ``Changelog`` (every version, by operator set version); it names the
+    template and the view the template iterates over.
+    """
+
+    filename: str
+    kind: str
+    ml: bool
+    changelog: str
+
+    @property
+    def template(self) -> str:
+        return f"{self.kind}.md.j2"
+
+
+DOCUMENTS = (
+    Document("Operators.md", "Operators", ml=False, changelog="Changelog.md"),
+    Document("Changelog.md", "Changelog", ml=False, changelog="Changelog.md"),
+    Document("Operators-ml.md", "Operators", ml=True, changelog="Changelog-ml.md"),
+    Document("Changelog-ml.md", "Changelog", ml=True, changelog="Changelog-ml.md"),
+)
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    style: str = "gendoc"
+    lang: str = "en"
+    undefined: str = "tag"
+    templates: Path | None = None
+    schema_translation: bool = True
+    """Show translated schema text where the catalogs have it (any language but English)."""
+
+    def __post_init__(self) -> None:
+        for value, allowed, what in (
+            (self.style, tuple(STYLES), "style"),
+            (self.lang, LANGUAGES, "language"),
+            (self.undefined, UNDEFINED_MODES, "undefined mode"),
+        ):
+            if value not in allowed:
+                raise UsageError(f"unknown {what} {value!r}; choose one of {', '.join(allowed)}")
+        if self.templates is not None and not self.templates.is_dir():
+            raise UsageError(f"templates folder not found: {self.templates}")
+
+
+def search_path(templates: Path | None) -> tuple[str, ...]:
+    """The user's template folder first, then gendoc's own."""
+    folders = [templates_root()]
+    if templates is not None:
+        folders.insert(0, templates)
+    return tuple(str(f) for f in folders)
+
+
+_SETTINGS = {
+    "autoescape": False,  # the output is Markdown; schema strings are escaped by filters
+    "trim_blocks": True,
+    "lstrip_blocks": True,
+    "keep_trailing_newline": True,
+    "undefined": jinja2.StrictUndefined,
+    "extensions": ["jinja2.ext.i18n"],
+}
+# Compiled templates depend on these settings and on gendoc's version, not only on the
+# template's source (which is all Jinja's bytecode cache compares), so both key the cache.
+_SETTINGS_TEXT = f"{__version__} {sorted(_SETTINGS.items())!r}"
+_SETTINGS_KEY = hashlib.sha256(_SETTINGS_TEXT.encode()).hexdigest()[:12]
+
+
+# What rendering a broken template can raise besides Jinja's own errors: a filter or an
+# operation given a value it cannot take ({{ 1 + "a" }}, {{ x.missing.attr }}).
+_RUNTIME_ERRORS = (
+    jinja2.TemplateError,
+    ArithmeticError,
+    AttributeError,
+    LookupError,
+    TypeError,
+    ValueError,
+    RecursionError,
+)
+
+
+@contextlib.contextmanager
+def template_errors() -> Iterator[None]:
+    """A template that cannot be compiled or fails while rendering is one line naming its
+    file and line (a :class:`UsageError`), gendoc's own templates and a user's alike.
+
+    An error raised outside any template is gendoc's, and goes on as it is.
+    """
+    try:
+        yield
+    except jinja2.TemplateSyntaxError as exc:
+        where = exc.filename or exc.name or "template"
+        raise UsageError(f"{where}:{exc.lineno}: {_one_line(exc.message or str(exc))}") from None
+    except _RUNTIME_ERRORS as exc:
+        found = _template_line(exc.__traceback__)
+        if found is None:
+            raise
+        message = f"{type(exc).__name__}: {_one_line(str(exc))}"
+        raise UsageError(f"{found[0]}:{found[1]}: {message}") from None
+
+
+def _template_line(tb: TracebackType | None) -> tuple[str, int] | None:
+    """The innermost template file and line in a traceback (Jinja rewrites its frames so
+    that they carry the template's file name and line)."""
+    found = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2") or filename.endswith(".html"):
+            found = (filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+@cache
+def display(options: RenderOptions, onnx_version: str = "") -> Display:
+    """The display text of a style and language: labels, and translated schema text."""
+    lang = options.lang if STYLES[options.style].translated else "en"
+    schema = None
+    if options.schema_translation and lang != "en":
+        from gendoc.catalogs.schema_text import (
+            schema_text,  # Babel: only for translated schema text
+        )
+
+        schema = schema_text(lang, options.templates)
+    return Display(
+        translations(lang, options.templates),
+        onnx_version,
+        lang=lang,
+        hide_undefined=options.undefined == "statement",
+        schema=schema,
+    )
+
+
+@cache
+def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Environment:
+    """The Jinja environment of a style and language, made once per process."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(list(search_path(options.templates))),
+        bytecode_cache=template_cache(_SETTINGS_KEY),
+        **_SETTINGS,
+    )
+    shown = display(options, onnx_version)
+    env.install_gettext_translations(shown.labels, newstyle=True)
+    env.filters.update(STYLES[options.style].filters(shown))
+    return env
+
+
+def autoescaping(env: jinja2.Environment) -> jinja2.Environment:
+    """``env`` with autoescape on, for HTML; its compiled templates are kept apart.
+
+    Jinja writes the escaping into a template's compiled code, and its bytecode
+    cache knows only the template's name and source: sharing ``env``'s cache,
+    a template used by both (``cli/_audit.j2``) would run as whichever
+    environment compiled it first, unescaped in HTML or escaped in Markdown.
+    """
+    return env.overlay(autoescape=True, bytecode_cache=template_cache(f"{_SETTINGS_KEY}-html"))
+
+
+def render_document(reference: Reference, document: Document, options: RenderOptions) -> str:
+    """Render one of the four documents of a reference."""
+    part = reference.select(ml=document.ml)
+    env = environment(options, reference.onnx_version)
+    context = {
+        "reference": part,
+        "changelog_file": document.changelog,
+        "ml": document.ml,
+        "examples": part.examples,
+        "samples": part.samples,
+        "options": options,
+        **STYLES[options.style].context(part, document.kind),
+    }
+    with template_errors():
+        return env.get_template(f"{options.style}/{document.template}").render(context)
+
+
+def render_documents(reference: Reference, options: RenderOptions) -> dict[str, str]:
+    """All four documents, by file name."""
+    with schema_html.remembered():
+        return {doc.filename: render_document(reference, doc, options) for doc in DOCUMENTS}
+
+
+def render_report(
+    template: str, lang: str = "en", templates: Path | None = None, **context: object
+) -> str:
+    """A text report (``diff``, ``audit`` or ``check`` output) from a template in ``cli/``."""
+    env = environment(RenderOptions(lang=lang, templates=templates))
+    with template_errors():
+        return env.get_template(template).render(context)

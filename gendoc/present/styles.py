@@ -1,0 +1,65 @@
+"""Styles: the layouts a reference can be written in, as objects.
+
+A style names its template folder, supplies the filters its templates use
+and builds the context each document template gets. ``onnx`` reproduces
+onnx's ``gen_doc.py`` byte for byte (English only, onnx's own formatting);
+``gendoc`` is this project's layout: a tag on every parameter, one statement
+on undefined, safe schema text, labels in the chosen language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gendoc.model import views
+from gendoc.model.reference import Reference
+from gendoc.model.stats import tally_schemas
+from gendoc.present import onnx_format
+from gendoc.present.display import Display
+
+
+@dataclass(frozen=True)
+class Style:
+    """What differs between layouts; the documents and the writer are shared."""
+
+    name: str
+    translated: bool
+    """Whether labels follow ``--lang`` (onnx's layout is English only)."""
+
+    def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
+        raise NotImplementedError
+
+    def context(self, reference: Reference, kind: str) -> dict[str, Any]:
+        """The views of ``reference`` that a document of ``kind`` iterates over."""
+        raise NotImplementedError
+
+
+class OnnxStyle(Style):
+    def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
+        return dict(onnx_format.FILTERS)
+
+    def context(self, reference: Reference, kind: str) -> dict[str, Any]:
+        if kind == "Changelog":
+            return {"changelog": views.changelog_index(reference), "title": "Operator Changelog"}
+        return {"operators": views.onnx_operator_index(reference), "title": "Operator Schemas"}
+
+
+class GendocStyle(Style):
+    def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
+        return display.filters()
+
+    def context(self, reference: Reference, kind: str) -> dict[str, Any]:
+        view = (
+            {"changelog": views.changelog_index(reference)}
+            if kind == "Changelog"
+            else {"operators": views.operator_index(reference)}
+        )
+        return {**view, "counts": tally_schemas(reference.schemas)}
+
+
+STYLES: dict[str, Style] = {
+    style.name: style
+    for style in (GendocStyle("gendoc", translated=True), OnnxStyle("onnx", translated=False))
+}

@@ -1,0 +1,1 @@
+"""Storage: the cache, the lock and atomic, deterministic writes."""

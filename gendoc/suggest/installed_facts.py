@@ -1,0 +1,96 @@
+"""What the installed onnx says: where each schema is defined, and the evidence for its tags.
+
+Read-only: the file and line are those onnx records when it registers a
+schema (``OpSchema.file``/``OpSchema.line``), made relative to the checkout
+by the ``onnx/defs/`` part of the path the build was made from.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+
+from gendoc.errors import UsageError
+from gendoc.evidence.interface import EvidenceSource
+from gendoc.evidence.sources import default_sources
+from gendoc.evidence.verdict import Suggestion, combine
+from gendoc.model.reference import Schema
+from gendoc.suggest.checkout import DEFS
+from gendoc.suggest.decide import Location, SchemaKey
+
+
+def installed_locations() -> dict[SchemaKey, Location]:
+    """(domain, name, since_version) -> where the installed onnx was built from."""
+    from onnx import defs
+
+    found = {}
+    for schema in defs.get_all_schemas_with_history():
+        at = schema.file.replace("\\", "/").rfind(f"{DEFS}/")
+        if at >= 0:
+            path = schema.file.replace("\\", "/")[at:]
+            found[(schema.domain, schema.name, schema.since_version)] = Location(path, schema.line)
+    return found
+
+
+def evidence_sources() -> list[EvidenceSource]:
+    """Every source, each from its record where it holds the version (as on the site), so the
+    patch does not depend on whether torch or onnx-ad is installed."""
+    return default_sources()
+
+
+def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
+    """One line per source naming what it ran: the torch release (or the record's), the
+    onnxruntime release tag and commit its registry was read from, any other source's status."""
+    lines = []
+    for source in sources:
+        if source.name == "pytorch":
+            lines.append(f"PyTorch autograd: {source.status.text}")
+        elif source.name == "onnxruntime":
+            lines.append(f"onnxruntime gradient registry: {_onnxruntime()}")
+        else:
+            lines.append(f"{source.name}: {source.status.text}")
+    return lines
+
+
+def _check_record(schemas: Sequence[Schema]) -> None:
+    """Without torch, stop when the record lacks a version torch would be asked about:
+    the patch would silently be smaller than with torch installed."""
+    from gendoc.evidence.torch_ops import TORCH_OPS
+    from gendoc.evidence.torch_record import interface_key, load_record
+
+    if importlib.util.find_spec("torch") is not None:
+        return  # the installed torch answers what the record lacks
+    record = load_record()
+    missing = [
+        s.versioned_name
+        for s in schemas
+        if not s.domain and s.name in TORCH_OPS and interface_key(s) not in record["verdicts"]
+    ]
+    if missing:
+        shown = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise UsageError(
+            f"torch is not installed, and the PyTorch record shipped with gendoc (torch "
+            f"{record.get('torch', '?')}, onnx {record.get('onnx', '?')}) lacks {len(missing)} "
+            f"operator versions of this onnx ({shown}): install torch (gendoc[torch])"
+        )
+
+
+def _onnxruntime() -> str:
+    from gendoc.evidence.ort_registry import load_registry
+
+    release = load_registry().get("onnxruntime", {})
+    tag = release.get("tag") or (f"v{release['version']}" if release.get("version") else None)
+    return f"onnxruntime {tag or 'of unknown release'}, commit {release.get('commit', 'unknown')}"
+
+
+def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[Suggestion]:
+    """Every source's evidence for every installed schema, combined by the rule table."""
+    from gendoc.collect import installed
+
+    sources = evidence_sources() if sources is None else sources
+    schemas = installed.reference(with_examples=False).schemas
+    _check_record(schemas)
+    found = []
+    for schema in schemas:
+        found += combine(schema, [source.evaluate(schema) for source in sources])
+    return found
