@@ -75,7 +75,7 @@ browser-deps:
 
 ## test: lint, then every test (browser tests included); pytest's "no tests ran" (5) fails
 ## too, and so does any skipped test (GENDOC_REQUIRE_ALL_TESTS, see tests/conftest.py)
-## GENDOC_EXPECT_ONNX: the onnx the suite must find (tests/test_onnx_versions.py)
+## GENDOC_EXPECT_ONNX: the onnx the suite must find (tests/collect/test_onnx_versions.py)
 GENDOC_EXPECT_ONNX ?= $(shell grep '^onnx==' constraints/site.txt)
 test: setup browser-deps lint
 	@GENDOC_REQUIRE_ALL_TESTS=1 GENDOC_EXPECT_ONNX='$(GENDOC_EXPECT_ONNX)' \

@@ -6,7 +6,7 @@ walks back to find an opening bracket), builder calls nested in each other,
 many small functions. A scanner linear in the file size takes about twice as
 long on the doubled file; the ratio is printed next to both times (the best of
 ``--runs`` runs). The suite checks the same property by counting the
-scanner's steps (``tests/test_suggest.py``); this script shows the seconds.
+scanner's steps (``tests/suggest/test_suggest.py``); this script shows the seconds.
 
     python benchmarks/suggest_scan.py [--size 40000] [--runs 3]
 """

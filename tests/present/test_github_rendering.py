@@ -24,9 +24,9 @@ from cmarkgfm.cmark import Options
 
 from gendoc.catalogs.i18n import catalog_path
 from gendoc.catalogs.schema_text import paragraphs
+from tests.catalogs.test_translated import HOSTILE_LABELS, write_catalog
 from tests.custom_schemas.breakout_payloads import AFTER, PAYLOAD
 from tests.helpers import run_gendoc
-from tests.test_translated import HOSTILE_LABELS, write_catalog
 
 SCHEMAS = (
     "tests.custom_schemas.hostile_breakout",

@@ -23,7 +23,7 @@ from gendoc.suggest.decide import Location
 from gendoc.suggest.describe import Provenance, describe
 from gendoc.suggest.docs import retag
 
-FIXTURE = Path(__file__).parent / "fixtures" / "onnx_src"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "onnx_src"
 D = Differentiability.DIFFERENTIABLE
 N = Differentiability.NON_DIFFERENTIABLE
 U = Differentiability.UNDEFINED

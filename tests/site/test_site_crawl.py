@@ -20,8 +20,8 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from tests.test_site_browser import CHROMIUM, LAUNCH_ARGS, TIMEOUT_MS, serve, sync_playwright
-from tests.test_site_build import ROOT, build_site
+from tests.site.test_site_browser import CHROMIUM, LAUNCH_ARGS, TIMEOUT_MS, serve, sync_playwright
+from tests.site.test_site_build import ROOT, build_site
 
 pytestmark = pytest.mark.browser
 

@@ -18,8 +18,8 @@ from markupsafe import Markup
 
 from gendoc.site.pages import relative_url
 from gendoc.site.rendered import Headings
-from tests.test_site_build import mkdocs_build, small_project
-from tests.test_site_crawl import Links, broken_links
+from tests.site.test_site_build import mkdocs_build, small_project
+from tests.site.test_site_crawl import Links, broken_links
 
 
 def test_ids_and_toc_match_the_toc_extension() -> None:

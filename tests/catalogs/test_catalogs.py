@@ -13,7 +13,7 @@ from babel.messages.pofile import read_po
 
 from gendoc.catalogs.translated import check
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LOCALE = ROOT / "templates" / "locale"
 CATALOGS = sorted(LOCALE.glob("*/LC_MESSAGES/gendoc.po"))
 EXTRACT = [sys.executable, "-m", "babel.messages.frontend", "extract", "-F", "babel.cfg"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 ZH = ROOT / "templates" / "locale" / "zh"
 CATALOGS = sorted((ZH / "LC_MESSAGES").glob("*.po"))
 

@@ -30,7 +30,7 @@ from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
 from gendoc.site.search_index import html_key
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("en", "zh")
 LABELS = {
     "en": {"differentiable": "differentiable", "non-differentiable": "non-differentiable"},

@@ -18,7 +18,7 @@ from gendoc.site.search_words import (
     term_map,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_glossary_pairs_follow_the_table(tmp_path: Path) -> None:

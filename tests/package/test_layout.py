@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "gendoc"
+PACKAGE = Path(__file__).resolve().parents[2] / "gendoc"
 # Modules every package may have; their names say nothing about what they hold.
 GENERIC = {"__init__.py", "__main__.py"}
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-SITE = Path(__file__).resolve().parent.parent / "site"
+SITE = Path(__file__).resolve().parents[2] / "site"
 LANGUAGES = ("en", "zh")
 PAGES = ("guide.md", "gradients.md")
 GUIDE = "guide.md"

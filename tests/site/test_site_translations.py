@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_github_rendering import templates  # noqa: F401 (the fixture)
-from tests.test_site_build import Elements, mkdocs_build, small_project
+from tests.present.test_github_rendering import templates  # noqa: F401 (the fixture)
+from tests.site.test_site_build import Elements, mkdocs_build, small_project
 
 DOMAINS = ["com.example.breakout", "com.example.hostile"]
 SCHEMAS = ["tests.custom_schemas.hostile_breakout", "tests.custom_schemas.hostile"]
@@ -69,7 +69,7 @@ def test_hostile_labels_are_text_on_the_chinese_pages(site: Path) -> None:
 
 @pytest.mark.browser
 def test_nothing_runs_in_chromium(site: Path) -> None:
-    from tests.test_site_browser import CHROMIUM, LAUNCH_ARGS, serve, sync_playwright
+    from tests.site.test_site_browser import CHROMIUM, LAUNCH_ARGS, serve, sync_playwright
 
     page_path = _chinese_page(site, "Hostile").relative_to(site).as_posix()
     with serve(site) as url, sync_playwright() as playwright:

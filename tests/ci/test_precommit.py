@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.ci.test_action import git_in
 from tests.helpers import ROOT, run_gendoc
-from tests.test_action import git_in
 
 HOOKS = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
 

@@ -9,7 +9,7 @@ Screenshots are taken only when ``GENDOC_SCREENSHOTS=1`` asks for them:
 every one goes to ``build/screenshots/``, and those the README shows
 (``README_SCREENSHOTS``) replace theirs in ``assets/screenshots/``::
 
-    GENDOC_SCREENSHOTS=1 pytest tests/test_site_browser.py
+    GENDOC_SCREENSHOTS=1 pytest tests/site/test_site_browser.py
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from onnx import defs
 
-from tests.test_site_build import (
+from tests.site.test_site_build import (
     ROOT,
     build_hostile_site,
     build_site,

@@ -1,0 +1,1 @@
+"""The audit: lints, numeric evidence, its command and messages."""

@@ -1,0 +1,1 @@
+"""The message catalogs and the checks that keep translations data."""

@@ -1,0 +1,1 @@
+"""The GitHub Action and the pre-commit hooks."""

@@ -1,0 +1,1 @@
+"""Reading onnx into the model."""

@@ -1,0 +1,1 @@
+"""The commands, from Python and as processes."""

@@ -1,0 +1,1 @@
+"""The evidence sources and the verdict rules."""

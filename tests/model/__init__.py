@@ -1,0 +1,1 @@
+"""The model and what is derived from it alone."""

@@ -1,0 +1,1 @@
+"""The presentation layer: display, schema text, templates, both styles."""

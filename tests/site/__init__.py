@@ -1,0 +1,1 @@
+"""The site: its build, pages, search and the browser checks."""
