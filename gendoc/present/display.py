@@ -28,7 +28,9 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from markupsafe import Markup
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup, escape
 
 from gendoc.catalogs.i18n import N_, NP_, translated_args
 from gendoc.catalogs.translated import substitute
@@ -143,6 +145,18 @@ def html_text(text: object) -> Markup:
         return text
     escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return Markup(_CONTROL.sub(_reference, escaped))
+
+
+@pass_eval_context
+def element_text(context: EvalContext, text: object) -> Markup:
+    """``text`` as an HTML element's content, escaped as the rendering template escapes.
+
+    An autoescaping template (the site's) escapes it as it escapes all its text, quotes
+    included; any other (the documents') through :func:`html_text`. A macro that both
+    kinds render (``templates/shared/``) writes names with it, so each output keeps the
+    bytes it had when each layout wrote the name itself.
+    """
+    return escape(text) if context.autoescape else html_text(text)
 
 
 def schema_source(text: str) -> str:
@@ -361,6 +375,7 @@ class Display:
             "md": md_escape,
             "name": md_name,
             "text": html_text,
+            "element_text": element_text,
             "cell": table_cell,
             "version_links": version_links,
             "code": code_span,
