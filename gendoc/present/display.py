@@ -11,7 +11,8 @@ for the context they land in: :func:`md_name` for Markdown text (a name that
 is a plain identifier is left as it is, so the committed references do not
 change; anything else has every character that could open Markdown or HTML
 syntax written as a character reference), :func:`markupsafe.escape` inside
-HTML. Schema prose goes through :meth:`Display.schema_text`, which first cleans
+HTML (:func:`element_text` where a template shared by the documents and the
+site writes them). Schema prose goes through :meth:`Display.schema_text`, which first cleans
 it (:func:`schema_source`: line endings normalised, control characters and
 references to them dropped, so nothing can end the HTML block it lands in) and
 renders it with :mod:`gendoc.present.schema_markdown` (through an allow-list, never as
