@@ -11,7 +11,8 @@ for the context they land in: :func:`md_name` for Markdown text (a name that
 is a plain identifier is left as it is, so the committed references do not
 change; anything else has every character that could open Markdown or HTML
 syntax written as a character reference), :func:`markupsafe.escape` inside
-HTML. Schema prose goes through :meth:`Display.schema_text`, which first cleans
+HTML (:func:`element_text` where a template shared by the documents and the
+site writes them). Schema prose goes through :meth:`Display.schema_text`, which first cleans
 it (:func:`schema_source`: line endings normalised, control characters and
 references to them dropped, so nothing can end the HTML block it lands in) and
 renders it with :mod:`gendoc.present.schema_markdown` (through an allow-list, never as
@@ -28,7 +29,9 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from markupsafe import Markup
+from jinja2 import pass_eval_context
+from jinja2.nodes import EvalContext
+from markupsafe import Markup, escape
 
 from gendoc.catalogs.i18n import N_, NP_, translated_args
 from gendoc.catalogs.translated import substitute
@@ -143,6 +146,18 @@ def html_text(text: object) -> Markup:
         return text
     escaped = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return Markup(_CONTROL.sub(_reference, escaped))
+
+
+@pass_eval_context
+def element_text(context: EvalContext, text: object) -> Markup:
+    """``text`` as an HTML element's content, escaped as the rendering template escapes.
+
+    An autoescaping template (the site's) escapes it as it escapes all its text, quotes
+    included; any other (the documents') through :func:`html_text`. A macro that both
+    kinds render (``templates/shared/``) writes names with it, so each output keeps the
+    bytes it had when each layout wrote the name itself.
+    """
+    return escape(text) if context.autoescape else html_text(text)
 
 
 def schema_source(text: str) -> str:
@@ -361,6 +376,7 @@ class Display:
             "md": md_escape,
             "name": md_name,
             "text": html_text,
+            "element_text": element_text,
             "cell": table_cell,
             "version_links": version_links,
             "code": code_span,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
+import jinja2
 import pytest
 from markdown_it import MarkdownIt
 
@@ -87,3 +88,26 @@ def test_page_paths_never_collide_and_stay_short() -> None:
         assert ".." not in page.split("/")
     anchors = {paths.anchor(s.domain, s.name) for s in reference.schemas}
     assert len(anchors) == len(reference.schemas)
+
+
+def test_each_layout_escapes_a_parameter_as_it_always_has() -> None:
+    """The documents and the site write an input's entry with one macro
+    (``templates/shared/_operator.j2``), each escaping its name and type as before: the
+    documents with ``text`` (a line break as a reference, quotes as they are), the site's
+    autoescape (quotes as references)."""
+    from gendoc.present.render import RenderOptions, environment
+    from gendoc.site.pages import environment as site_environment
+
+    param = Parameter('x"<b>\n', "T'", "", Option.SINGLE, Differentiability.UNDEFINED)
+    source = (
+        '{% import "shared/_operator.j2" as shared %}'
+        "{% call shared.parameter(p) %} notes{% endcall %}"
+    )
+
+    def term(env: jinja2.Environment) -> str:
+        return env.from_string(source).render(p=param).partition("</dt>")[0]
+
+    documents = environment(RenderOptions())
+    assert term(documents) == "<dt><code>x\"&lt;b&gt;&#10;</code> notes : <code>T'</code>"
+    site = site_environment(None, "en", "")
+    assert term(site) == "<dt><code>x&#34;&lt;b&gt;\n</code> notes : <code>T&#39;</code>"
