@@ -15,12 +15,19 @@ from dataclasses import dataclass
 import onnx
 
 from gendoc.audit.cases import NumericCase
-from gendoc.audit.findings import Part
 from gendoc.audit.lints import allowed_types, element_types
 from gendoc.audit.messages import N_, Message, say
 from gendoc.audit.numeric import ProbeSettings, Reason, Skipped, cause
 from gendoc.audit.probe import Value, ValueKind, element_count, to_value, value_type
-from gendoc.model.reference import Operator, Option, Parameter, Reference, Schema, domain_key
+from gendoc.model.reference import (
+    Operator,
+    Option,
+    Parameter,
+    Part,
+    Reference,
+    Schema,
+    domain_key,
+)
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from gendoc.audit.findings import Finding, ParameterRef, Part, SourceVote, make_finding
+from gendoc.audit.findings import Finding, SourceVote, make_finding
 from gendoc.audit.numeric import NumericResult
 from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import NUMERIC, RULES_BY_NAME, Suggestion, combine
-from gendoc.model.reference import Reference, Schema
+from gendoc.model.reference import ParameterRef, Part, Reference, Schema
 
 NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric)"))
 
