@@ -87,6 +87,13 @@ class ParameterRef:
     def __str__(self) -> str:
         return f"{self.part.value} {self.name}"
 
+    @classmethod
+    def parse(cls, text: str) -> ParameterRef:
+        """The parameter a written form names as ``input X`` (a column of a CSV table):
+        the inverse of :meth:`__str__`, for reading such a file, never a displayed string."""
+        part, _, name = text.partition(" ")
+        return cls(Part(part), name)
+
 
 @dataclass(frozen=True)
 class Attribute:

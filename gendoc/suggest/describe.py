@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gendoc.evidence.verdict import Strength, Suggestion, Vote
-from gendoc.model.reference import domain_label
+from gendoc.model.reference import ParameterRef, domain_label
 from gendoc.suggest.decide import Change, LeftOut, Partial, Plan, SchemaKey
 from gendoc.suggest.disputed import Dispute
 
@@ -63,9 +63,8 @@ def _schema(s: Suggestion) -> str:
     return _version_name((s.domain, s.op, s.version))
 
 
-def _param(label: str) -> str:
-    kind, name = label.split(" ", 1)
-    return f"{kind} `{name}`"
+def _param(parameter: ParameterRef) -> str:
+    return f"{parameter.part.value} `{parameter.name}`"
 
 
 def _votes(votes: Iterable[Vote]) -> str:
@@ -130,7 +129,7 @@ def _short(text: str, width: int = 200) -> str:
 
 def _partial(p: Partial, detail: bool) -> str:
     fit = (lambda t: t) if detail else _short
-    left = "; ".join(f"{_param(label)}: {fit(why)}" for label, why in p.undefined)
+    left = "; ".join(f"{_param(parameter)}: {fit(why)}" for parameter, why in p.undefined)
     return f"- {_version_name(p.key)} keeps {len(p.undefined)} undefined: {left}"
 
 
@@ -301,7 +300,7 @@ def parameter_csv(plan: Plan) -> str:
                 domain_label(s.domain),
                 s.op,
                 s.version,
-                s.parameter,
+                str(s.parameter),
                 s.current.value,
                 s.suggested.value if s.suggested else "",
                 s.strength.value,
