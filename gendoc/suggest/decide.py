@@ -54,10 +54,12 @@ class Change:
 
 @dataclass(frozen=True)
 class LeftOut:
-    """A qualifying suggestion the patch does not carry, and why."""
+    """A qualifying suggestion the patch does not carry, and why; ``shared``: its call is in
+    a helper that other schemas reach too (the description lists those apart)."""
 
     suggestion: Suggestion
     reason: str
+    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,7 @@ class _Planner:
                 continue
             reason = self._shared_reason(call, helper)
             if reason:
-                left += [LeftOut(s, reason) for s in asked]
+                left += [LeftOut(s, reason, shared=True) for s in asked]
             else:
                 users = tuple(s for _, s in self.users[call] if s is not None)
                 changes.append(Change(call, CATEGORY[asked[0].suggested], users, helper.name))

@@ -194,8 +194,8 @@ def describe(
 def _description(
     plan: Plan, min_evidence: Strength, provenance: Provenance, most: int | None
 ) -> str:
-    shared = [x for x in plan.left_out if x.reason.startswith("shared definition")]
-    other = [x for x in plan.left_out if not x.reason.startswith("shared definition")]
+    shared = [x for x in plan.left_out if x.shared]
+    other = [x for x in plan.left_out if not x.shared]
     lines = _head(plan, min_evidence, provenance)
     lines += ["", "## Summary by reason", "", *_summary(plan)]
     lines += ["", f"## Changed versions ({len(_per_version(plan))})", ""]
@@ -227,8 +227,8 @@ def _description(
     return "\n".join(lines) + "\n"
 
 
-def _rows(changes: Iterable[Change]) -> dict[str, list[str]]:
-    rows: dict[str, list[str]] = {}
+def _rows(changes: Iterable[Change]) -> dict[SchemaKey, list[str]]:
+    rows: dict[SchemaKey, list[str]] = {}
     for change in changes:
         where = f"`{change.call.where}`" + (f" in `{change.helper}`" if change.helper else "")
         for s in change.suggestions:
@@ -237,13 +237,14 @@ def _rows(changes: Iterable[Change]) -> dict[str, list[str]]:
                 f"| {_param(s.parameter)} | {s.current.value} | {s.suggested.value} "
                 f"| {s.strength.value} | {_cell(_detailed(s.support))} | {where} |"
             )
-            rows.setdefault(_schema(s), []).append(row)
+            rows.setdefault(_order(s), []).append(row)
     return rows
 
 
-def _name_order(name: str) -> tuple[str, int]:
-    op, _, version = name.partition(" ")[0].rpartition("-")
-    return (op, int(version))
+def _by_operator(key: SchemaKey) -> tuple[str, int]:
+    """The table's order: by operator, then version (the same version of two domains keeps
+    the plan's order)."""
+    return (key[1], key[2])
 
 
 def parameter_table(plan: Plan, provenance: Provenance) -> str:
@@ -252,10 +253,10 @@ def parameter_table(plan: Plan, provenance: Provenance) -> str:
     lines = [f"# Differentiability evidence for onnx {provenance.onnx_version}", ""]
     lines += [f"- {line}" for line in provenance.sources]
     lines += ["", "## Changed tags"]
-    for name in sorted(rows, key=_name_order):
-        lines += ["", f"### {name}", ""]
+    for key in sorted(rows, key=_by_operator):
+        lines += ["", f"### {_version_name(key)}", ""]
         lines += ["| Parameter | Was | Now | Evidence | Sources | Defined at |"]
-        lines += ["|---|---|---|---|---|---|", *rows[name]]
+        lines += ["|---|---|---|---|---|---|", *rows[key]]
     if not rows:
         lines += ["", "None."]
     lines += ["", f"## Disputed ({len(plan.disputed)})", ""]
