@@ -619,6 +619,20 @@ def test_cli_empty_patch_says_why_on_stderr(tmp_path, monkeypatch, capsys):
     assert err[-1].startswith("gendoc: nothing to change: 0 suggestions left out, 0 below")
 
 
+def test_cli_empty_patch_names_the_sources_that_could_not_run(tmp_path, monkeypatch, capsys):
+    import gendoc.suggest.installed_facts as evidence
+    from gendoc.evidence.sources import TORCH_MISSING, MissingSource
+
+    root = _cli_checkout(tmp_path, monkeypatch, [])
+    missing = MissingSource("pytorch", TORCH_MISSING)
+    monkeypatch.setattr(evidence, "evidence_sources", lambda: [missing])
+    assert main(["suggest", "--onnx-src", str(root), "--out", str(tmp_path / "p")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].endswith(
+        "0 disputed; pytorch unavailable: torch is not installed (see the description)"
+    )
+
+
 def test_without_torch_a_version_the_record_lacks_is_one_line(monkeypatch):
     import importlib.util
 
