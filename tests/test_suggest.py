@@ -619,6 +619,16 @@ def test_cli_empty_patch_says_why_on_stderr(tmp_path, monkeypatch, capsys):
     assert err[-1].startswith("gendoc: nothing to change: 0 suggestions left out, 0 below")
 
 
+def test_parameters_sort_as_the_table_writes_them():
+    """The CSV table sorts its rows by parameter: inputs first, then by name, which is the
+    order of their written text (``input Z`` before ``output A``, ``input a`` before
+    ``input a b``)."""
+    texts = ["output A", "input a b", "input Z", "input a", "output A_", "input _"]
+    refs = [ref(t) for t in texts]
+    assert [str(r) for r in sorted(refs)] == sorted(texts)
+    assert [str(r) for r in refs] == texts
+
+
 def test_cli_empty_patch_names_the_sources_that_could_not_run(tmp_path, monkeypatch, capsys):
     import gendoc.suggest.installed_facts as evidence
     from gendoc.evidence.sources import TORCH_MISSING, MissingSource
