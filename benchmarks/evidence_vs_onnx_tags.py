@@ -34,11 +34,11 @@ from dataclasses import replace
 
 from gendoc.audit import AuditOptions, audit_reference
 from gendoc.collect.schemas import collect
-from gendoc.evidence.interface import EvidenceSource, SourceEvidence, labelled, untagged
+from gendoc.evidence.interface import EvidenceSource, SourceEvidence, untagged
 from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import TAG_OF, Strength, combine
-from gendoc.model.reference import Differentiability, Reference, Schema
+from gendoc.model.reference import Differentiability, Reference, Schema, labelled
 
 UNDEFINED = Differentiability.UNDEFINED
 COMBINED = "combined"
@@ -80,7 +80,7 @@ def score(
     disagreements: list[str] = []
     by_source: list[str] = []
     for tagged in schemas:
-        tags = {f"{kind} {p.name}": p.differentiability for kind, p in labelled(tagged)}
+        tags = {ref: p.differentiability for ref, p in labelled(tagged)}
         if all(tag is UNDEFINED for tag in tags.values()):
             continue
         bare = untagged(tagged)
@@ -88,14 +88,14 @@ def score(
         where = f"{tagged.domain or 'ai.onnx'} {tagged.name}-{tagged.since_version}"
         for e in evidence:
             for p in e.parameters:
-                tag = tags[p.label]
+                tag = tags[p.parameter]
                 if tag is UNDEFINED:
                     continue
                 outcome = _outcome(tag, TAG_OF.get(p.verdict))
                 counts[e.source][outcome] += 1
                 if outcome == "disagree":
                     by_source.append(
-                        f"  {e.source} {where} {p.label}: onnx {tag.value}; "
+                        f"  {e.source} {where} {p.parameter}: onnx {tag.value}; "
                         f"{p.verdict.value} [{p.basis.value}] ({p.detail})"
                     )
         for s in combine(bare, evidence):

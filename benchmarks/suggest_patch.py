@@ -90,13 +90,14 @@ def audit_partial(changed: list[dict[str, str]]) -> int:
     """The touched versions the audit's GD004 finds partly tagged once the tags are set."""
     from gendoc.audit.lints import check_partially_tagged
     from gendoc.collect import installed
-    from gendoc.model.reference import Differentiability, Operator, domain_key
+    from gendoc.model.reference import Differentiability, Operator, ParameterRef, domain_key
     from gendoc.suggest.docs import retag
 
     tags = {
-        ((domain_key(r["domain"]), r["operator"], int(r["version"])), r["parameter"]): (
-            Differentiability(r["suggested"])
-        )
+        (
+            (domain_key(r["domain"]), r["operator"], int(r["version"])),
+            ParameterRef.parse(r["parameter"]),
+        ): (Differentiability(r["suggested"]))
         for r in changed
     }
     touched = {key for key, _ in tags}

@@ -86,10 +86,11 @@ from __future__ import annotations
 
 from gendoc.audit.cases import NumericCase
 from gendoc.audit.entry import AuditOptions, audit, audit_reference, default_cases
-from gendoc.audit.findings import RULES, Finding, ParameterRef, Part, Rule, Severity
+from gendoc.audit.findings import RULES, Finding, Rule, Severity
 from gendoc.audit.messages import Message
 from gendoc.audit.numeric import DEFAULT_SETTINGS, PairClass, ProbeSettings, Reason
 from gendoc.audit.report import AuditReport, ReportFormat
+from gendoc.model.reference import ParameterRef, Part
 
 __all__ = [
     "DEFAULT_SETTINGS",

@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass
 
 from gendoc.audit.messages import N_, Arg, Message, say
-from gendoc.model.reference import Differentiability
+from gendoc.model.reference import Differentiability, ParameterRef
 
 
 class Severity(enum.StrEnum):
@@ -32,24 +32,6 @@ class Severity(enum.StrEnum):
 
 
 _RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
-
-
-class Part(enum.StrEnum):
-    """The two kinds of formal parameter, in the order documents show them."""
-
-    INPUT = "input"
-    OUTPUT = "output"
-
-
-@dataclass(frozen=True)
-class ParameterRef:
-    """The parameter a finding is about; shown as ``input X``."""
-
-    part: Part
-    name: str
-
-    def __str__(self) -> str:
-        return f"{self.part.value} {self.name}"
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ not-float and unevaluated pairs say nothing about the tag.
 
 from __future__ import annotations
 
-from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
+from gendoc.audit.findings import Finding, make_finding
 from gendoc.audit.messages import N_, Arg
 from gendoc.audit.numeric import NumericResult, OperatorEvidence, PairClass, PairEvidence
 from gendoc.evidence.interface import Verdict
 from gendoc.evidence.numeric_source import read_slopes
-from gendoc.model.reference import Differentiability, Reference, Schema
+from gendoc.model.reference import Differentiability, ParameterRef, Part, Reference, Schema
 
 DIFF = Differentiability.DIFFERENTIABLE
 NON_DIFF = Differentiability.NON_DIFFERENTIABLE

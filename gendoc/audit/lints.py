@@ -11,11 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 
-from gendoc.audit.findings import Finding, ParameterRef, Part, make_finding
+from gendoc.audit.findings import Finding, make_finding
 from gendoc.audit.messages import N_, Arg
 from gendoc.catalogs.i18n import Term
 from gendoc.model.pairing import pair_versions
-from gendoc.model.reference import Differentiability, Operator, Parameter, Reference, Schema
+from gendoc.model.reference import (
+    Differentiability,
+    Operator,
+    Parameter,
+    ParameterRef,
+    Part,
+    Reference,
+    Schema,
+    labelled,
+)
 
 _WRAPPERS = frozenset({"tensor", "seq", "sequence", "optional", "map", "sparse_tensor"})
 _ATOM = re.compile(r"[a-z][a-z0-9_]*")
@@ -60,19 +69,12 @@ def holds_float(types: Iterable[str]) -> bool:
     return any(is_floating(e) for t in types for e in element_types(t))
 
 
-def _labelled(schema: Schema) -> Iterator[tuple[ParameterRef, Parameter]]:
-    for param in schema.inputs:
-        yield ParameterRef(Part.INPUT, param.name), param
-    for param in schema.outputs:
-        yield ParameterRef(Part.OUTPUT, param.name), param
-
-
 def _float_free(
     op: Operator, tag: Differentiability
 ) -> Iterator[tuple[Schema, ParameterRef, tuple[str, ...]]]:
     """Every parameter tagged ``tag`` whose types hold no floating-point value."""
     for schema in op.versions:
-        for where, param in _labelled(schema):
+        for where, param in labelled(schema):
             if param.differentiability is not tag:
                 continue
             types = allowed_types(schema, param)
@@ -247,7 +249,7 @@ def check_float_all_undefined(op: Operator) -> Iterator[Finding]:
     for schema in op.versions:
         floats = [
             p
-            for _, p in _labelled(schema)
+            for _, p in labelled(schema)
             if (types := allowed_types(schema, p)) is None or holds_float(types)
         ]
         if floats and all(p.differentiability is UNDEFINED for p in floats):
@@ -323,7 +325,7 @@ def check_family_consistency(reference: Reference) -> Iterator[Finding]:
     for opset in sorted({s.since_version for op in ops for s in op.versions}):
         roles: dict[tuple[Part, str], list[tuple[Schema, ParameterRef, Parameter]]] = {}
         for schema in _in_force(ops, opset):
-            for where, param in _labelled(schema):
+            for where, param in labelled(schema):
                 if param.differentiability is not UNDEFINED:
                     key = (where.part, _ROLES.get(where.name, where.name))
                     roles.setdefault(key, []).append((schema, where, param))

@@ -31,7 +31,6 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from gendoc.audit.findings import Part
 from gendoc.audit.messages import N_, Message, say
 from gendoc.audit.numeric import (
     DEFAULT_SETTINGS,
@@ -44,6 +43,7 @@ from gendoc.audit.numeric import (
     Reason,
     cause,
 )
+from gendoc.model.reference import Part
 
 Value: TypeAlias = np.ndarray | list[np.ndarray] | None
 

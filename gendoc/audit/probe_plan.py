@@ -15,12 +15,20 @@ from dataclasses import dataclass
 import onnx
 
 from gendoc.audit.cases import NumericCase
-from gendoc.audit.findings import Part
 from gendoc.audit.lints import allowed_types, element_types
 from gendoc.audit.messages import N_, Message, say
 from gendoc.audit.numeric import ProbeSettings, Reason, Skipped, cause
 from gendoc.audit.probe import Value, ValueKind, element_count, to_value, value_type
-from gendoc.model.reference import Operator, Option, Parameter, Reference, Schema, domain_key
+from gendoc.model.reference import (
+    Operator,
+    Option,
+    Parameter,
+    ParameterRef,
+    Part,
+    Reference,
+    Schema,
+    domain_key,
+)
 
 
 @dataclass(frozen=True)
@@ -79,7 +87,7 @@ def _allows_double(schema: Schema, param: Parameter) -> bool:
 @dataclass(frozen=True)
 class _Candidate:
     job: CaseJob
-    covers: frozenset[tuple[int, Part, str]]
+    covers: frozenset[tuple[int, ParameterRef]]
 
 
 def _candidate(
@@ -96,7 +104,7 @@ def _candidate(
     notes: list[Message] = []
     input_params: list[tuple[str, str]] = []
     float64: list[str] = []
-    covers: set[tuple[int, Part, str]] = set()
+    covers: set[tuple[int, ParameterRef]] = set()
     by_name = {p.name: p for p in schema.inputs}
     for name, value in zip(graph_inputs, values, strict=False):
         formal = sorted(formal_inputs.get(name, ()))
@@ -112,7 +120,7 @@ def _candidate(
         kind, dtype = value_type(value)
         if kind is not ValueKind.FLOAT:
             continue
-        covers.add((schema.since_version, Part.INPUT, param.name))
+        covers.add((schema.since_version, ParameterRef(Part.INPUT, param.name)))
         if dtype == "float64":
             continue
         if _allows_double(schema, param):
@@ -131,7 +139,7 @@ def _candidate(
         if name and param is not None:
             output_params.append((name, param.name))
             if covers:  # an output only gains evidence from a case with a float input
-                covers.add((schema.since_version, Part.OUTPUT, param.name))
+                covers.add((schema.since_version, ParameterRef(Part.OUTPUT, param.name)))
     job = CaseJob(
         name=case.name,
         version=schema.since_version,

@@ -20,13 +20,13 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from gendoc.audit.findings import Finding, ParameterRef, Part, SourceVote, make_finding
+from gendoc.audit.findings import Finding, SourceVote, make_finding
 from gendoc.audit.numeric import NumericResult
 from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import NUMERIC, RULES_BY_NAME, Suggestion, combine
-from gendoc.model.reference import Reference, Schema
+from gendoc.model.reference import ParameterRef, Reference, Schema
 
 NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric)"))
 
@@ -51,12 +51,12 @@ class Weighed:
     evidence: tuple[SourceEvidence, ...]
     suggestions: tuple[Suggestion, ...]
 
-    def votes(self, label: str) -> tuple[SourceVote, ...]:
-        """Every source's vote on one parameter (``"input X"``), in source order."""
+    def votes(self, parameter: ParameterRef) -> tuple[SourceVote, ...]:
+        """Every source's vote on one parameter, in source order."""
         return tuple(
             SourceVote(e.source, p.verdict.value, p.detail)
             for e in self.evidence
-            if (p := e.verdict_of(label)) is not None
+            if (p := e.verdict_of(parameter)) is not None
         )
 
 
@@ -74,13 +74,12 @@ def findings_of(weighed: Weighed) -> list[Finding]:
         rule = RULES_BY_NAME[s.rule]
         if not rule.finding:
             continue
-        part, name = s.parameter.split(" ", 1)
         finding = make_finding(
             rule.finding,
             schema.domain,
             schema.name,
             schema.since_version,
-            ParameterRef(Part(part), name),
+            s.parameter,
             rule.message,
             **rule.args(s),
         )

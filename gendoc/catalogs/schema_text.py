@@ -28,7 +28,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 
 from gendoc.catalogs.i18n import catalog_path, read_catalog, update_catalog, write_catalog
-from gendoc.model.reference import Reference, Schema, domain_label
+from gendoc.model.reference import Reference, Schema, domain_label, labelled
 from gendoc.present.display import schema_source
 from gendoc.present.resources import templates_root
 
@@ -82,9 +82,8 @@ def schema_texts(schema: Schema) -> Iterator[tuple[str, str]]:
     yield "doc", schema.doc
     for attr in schema.attributes:
         yield f"attribute {attr.name}", attr.description
-    for part, params in (("input", schema.inputs), ("output", schema.outputs)):
-        for param in params:
-            yield f"{part} {param.name}", param.description
+    for ref, param in labelled(schema):
+        yield str(ref), param.description
     for tc in schema.type_constraints:
         yield f"type constraint {tc.name}", tc.description
 

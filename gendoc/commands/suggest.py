@@ -16,6 +16,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gendoc.errors import UsageError
+from gendoc.evidence.interface import EvidenceSource
+from gendoc.evidence.sources import MissingSource
 from gendoc.evidence.verdict import Strength, Suggestion
 from gendoc.model.reference import Reference
 from gendoc.suggest.checkout import DEFS, SourceTree
@@ -216,12 +218,8 @@ def run(
     return result
 
 
-def _why_empty(decided: Plan, sources: Sequence[object]) -> str:
-    missing = [
-        f"{getattr(s, 'name', '?')} {getattr(s, 'status', '')}"
-        for s in sources
-        if str(getattr(s, "status", "")).startswith("unavailable")
-    ]
+def _why_empty(decided: Plan, sources: Sequence[EvidenceSource]) -> str:
+    missing = [f"{s.name} {s.status.text}" for s in sources if isinstance(s, MissingSource)]
     counts = (
         f"{len(decided.left_out)} suggestions left out, {len(decided.below)} below the "
         f"evidence required, {len(decided.disputed)} disputed"

@@ -17,8 +17,10 @@ Interface
     the reason are :class:`gendoc.catalogs.i18n.Message` objects (``say(N_("..."),
     ...)``), so that a Chinese report says them in Chinese.
 ``SourceEvidence(source, domain, op, version, parameters, detail, unanswered)``
-    One ``ParameterEvidence(kind, name, verdict, detail)`` per input, then per
-    output, in schema order (``label`` is ``"input X"``/``"output Y"``).
+    One ``ParameterEvidence(parameter, verdict, detail, basis)`` per input, then
+    per output, in schema order; ``parameter`` is a
+    :class:`gendoc.model.reference.ParameterRef` (``str()`` gives ``"input X"``),
+    and ``verdict_of(parameter)`` finds one.
     ``detail`` is what a reviewer re-checks: the torch call as text and the
     torch version, or the builder name with onnxruntime's version and commit.
 ``Verdict``

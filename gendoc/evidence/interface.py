@@ -9,12 +9,17 @@ came from.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from gendoc.catalogs.i18n import Message
-from gendoc.model.reference import Differentiability, Parameter, Schema
+from gendoc.model.reference import (
+    Differentiability,
+    Parameter,
+    ParameterRef,
+    Schema,
+    labelled,
+)
 
 
 class Verdict(enum.StrEnum):
@@ -57,19 +62,14 @@ class Basis(enum.StrEnum):
 class ParameterEvidence:
     """The verdict for one formal parameter; ``detail`` says why, in one line."""
 
-    kind: str  # "input" or "output"
-    name: str
+    parameter: ParameterRef
     verdict: Verdict
     detail: str = ""
     basis: Basis = Basis.AUTOGRAD
 
-    @property
-    def label(self) -> str:
-        return f"{self.kind} {self.name}"
-
     def to_dict(self) -> dict[str, str]:
         return {
-            "parameter": self.label,
+            "parameter": str(self.parameter),
             "verdict": self.verdict.value,
             "detail": self.detail,
             "basis": self.basis.value,
@@ -95,8 +95,8 @@ class SourceEvidence:
     detail: str = ""
     unanswered: Message | None = None
 
-    def verdict_of(self, label: str) -> ParameterEvidence | None:
-        return next((p for p in self.parameters if p.label == label), None)
+    def verdict_of(self, parameter: ParameterRef) -> ParameterEvidence | None:
+        return next((p for p in self.parameters if p.parameter == parameter), None)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -131,14 +131,6 @@ class EvidenceSource(Protocol):
     def evaluate(self, schema: Schema) -> SourceEvidence: ...
 
 
-def labelled(schema: Schema) -> Iterable[tuple[str, Parameter]]:
-    """Every formal parameter with its kind, inputs first, in schema order."""
-    for param in schema.inputs:
-        yield "input", param
-    for param in schema.outputs:
-        yield "output", param
-
-
 def unavailable(source: str, schema: Schema, reason: Message, detail: str = "") -> SourceEvidence:
     """The answer of a source that has nothing to say about ``schema``: every parameter
     ``UNAVAILABLE`` with ``reason`` in English, and ``reason`` kept to be translated."""
@@ -148,8 +140,7 @@ def unavailable(source: str, schema: Schema, reason: Message, detail: str = "") 
         op=schema.name,
         version=schema.since_version,
         parameters=tuple(
-            ParameterEvidence(kind, p.name, Verdict.UNAVAILABLE, reason.text)
-            for kind, p in labelled(schema)
+            ParameterEvidence(ref, Verdict.UNAVAILABLE, reason.text) for ref, _ in labelled(schema)
         ),
         detail=detail,
         unanswered=reason,

@@ -21,11 +21,10 @@ from gendoc.evidence.interface import (
     ParameterEvidence,
     SourceEvidence,
     Verdict,
-    labelled,
     unavailable,
 )
 from gendoc.evidence.verdict import NUMERIC
-from gendoc.model.reference import Schema
+from gendoc.model.reference import Schema, labelled
 
 
 def read_slopes(classes: Iterable[str]) -> tuple[Verdict, str]:
@@ -64,10 +63,10 @@ class NumericEvidence:
         if found is None:
             return unavailable(NUMERIC, schema, say(N_("no test case evaluated")))
         params = []
-        for kind, param in labelled(schema):
-            key = "input" if kind == "input" else "output"
-            verdict, why = read_slopes(p["class"] for p in found["pairs"] if p[key] == param.name)
-            params.append(ParameterEvidence(kind, param.name, verdict, why, Basis.SLOPE))
+        for ref, _ in labelled(schema):
+            pairs = found["pairs"]
+            verdict, why = read_slopes(p["class"] for p in pairs if p[ref.part.value] == ref.name)
+            params.append(ParameterEvidence(ref, verdict, why, Basis.SLOPE))
         cases = ", ".join(found["cases"][:3])
         return SourceEvidence(
             NUMERIC, schema.domain, schema.name, schema.since_version, tuple(params), cases

@@ -57,10 +57,17 @@ from gendoc.evidence.interface import (
     ParameterEvidence,
     SourceEvidence,
     Verdict,
-    labelled,
     unavailable,
 )
-from gendoc.model.reference import Reference, Schema, domain_key
+from gendoc.model.reference import (
+    Parameter,
+    ParameterRef,
+    Part,
+    Reference,
+    Schema,
+    domain_key,
+    labelled,
+)
 
 NAME = "onnx-ad"
 SETTINGS = ProbeSettings(max_cases=4, max_fill_elements=4096)
@@ -223,24 +230,27 @@ def widest_opset(model: onnx.ModelProto, version: int) -> onnx.ModelProto:
     return wider
 
 
-def _job_answers(job: CaseJob) -> dict[str, list[_Answer]]:
-    """Answers per formal parameter label from every float pair of one case."""
+def _job_answers(job: CaseJob) -> dict[ParameterRef, list[_Answer]]:
+    """Answers per formal parameter from every float pair of one case."""
     model = widest_opset(onnx.ModelProto.FromString(job.model), job.version)
     initialized = {t.name for t in model.graph.initializer}
     names = [v.name for v in model.graph.input if v.name not in initialized]
     feeds = {name: to_value(v) for name, v in zip(names, job.inputs, strict=False)}
     inputs, outputs = dict(job.input_params), dict(job.output_params)
-    labels = [*(f"input {p}" for p in inputs.values()), *(f"output {p}" for p in outputs.values())]
+    refs = [
+        *(ParameterRef(Part.INPUT, p) for p in inputs.values()),
+        *(ParameterRef(Part.OUTPUT, p) for p in outputs.values()),
+    ]
     if any(not isinstance(v, np.ndarray) for v in feeds.values()):
         why = _Answer(Verdict.UNAVAILABLE, f"a sequence or absent input in {job.name}")
-        return {label: [why] for label in labels}
+        return {ref: [why] for ref in refs}
     from onnx.reference import ReferenceEvaluator
 
     try:
         results = ReferenceEvaluator(model).run(list(outputs), feeds)
     except Exception as exc:
         why = _Answer(Verdict.UNAVAILABLE, f"the test case does not run: {describe(exc)}")
-        return {label: [why] for label in labels}
+        return {ref: [why] for ref in refs}
     base = {name: to_value(v) for name, v in zip(outputs, results, strict=True)}
     float_in = [n for n in inputs if value_type(feeds.get(n)).kind is ValueKind.FLOAT]
     float_out = [
@@ -248,12 +258,12 @@ def _job_answers(job: CaseJob) -> dict[str, list[_Answer]]:
         for n, v in base.items()
         if isinstance(v, np.ndarray) and value_type(v).kind is ValueKind.FLOAT
     ]
-    answers: dict[str, list[_Answer]] = {}
+    answers: dict[ParameterRef, list[_Answer]] = {}
     for x in float_in:
         for y in float_out:
             answer = _pair(job, model, feeds, x, y, base[y])
-            answers.setdefault(f"input {inputs[x]}", []).append(answer)
-            answers.setdefault(f"output {outputs[y]}", []).append(answer)
+            answers.setdefault(ParameterRef(Part.INPUT, inputs[x]), []).append(answer)
+            answers.setdefault(ParameterRef(Part.OUTPUT, outputs[y]), []).append(answer)
     return answers
 
 
@@ -307,7 +317,7 @@ class OnnxAdSource:
             why = say(N_("no backend test case fits this version"))
             return unavailable(NAME, schema, why, f"onnx-ad {self.version}")
         jobs, _ = plan_jobs(Reference("", (schema,)), cases, SETTINGS)
-        answers: dict[str, list[_Answer]] = {}
+        answers: dict[ParameterRef, list[_Answer]] = {}
         chosen = [case for job in jobs for case in job.cases]
         with (
             warnings.catch_warnings(),
@@ -320,14 +330,13 @@ class OnnxAdSource:
                     found = _job_answers(job)
                 except Exception as exc:  # a case onnx-ad or the evaluator chokes on
                     failed = _Answer(Verdict.UNAVAILABLE, f"{job.name}: {describe(exc)}")
-                    found = {f"{kind} {p.name}": [failed] for kind, p in labelled(schema)}
-                for label, more in found.items():
-                    answers.setdefault(label, []).extend(more)
+                    found = {ref: [failed] for ref, _ in labelled(schema)}
+                for ref, more in found.items():
+                    answers.setdefault(ref, []).extend(more)
         names = ", ".join(job.name for job in chosen[:3]) + (", ..." if len(chosen) > 3 else "")
         detail = f"onnx-ad {self.version} reverse mode on {names}"
         params = tuple(
-            self._verdict(schema, kind, p, answers.get(f"{kind} {p.name}", []))
-            for kind, p in labelled(schema)
+            self._verdict(schema, ref, p, answers.get(ref, [])) for ref, p in labelled(schema)
         )
         return SourceEvidence(
             NAME, schema.domain, schema.name, schema.since_version, params, detail
@@ -356,15 +365,18 @@ class OnnxAdSource:
         return found
 
     @staticmethod
-    def _verdict(schema: Schema, kind: str, param: Any, found: list[_Answer]) -> ParameterEvidence:
+    def _verdict(
+        schema: Schema, ref: ParameterRef, param: Parameter, found: list[_Answer]
+    ) -> ParameterEvidence:
         if found:
             best = min(found, key=lambda a: _RANK[a.verdict])
-            return ParameterEvidence(kind, param.name, best.verdict, best.detail, best.basis)
+            return ParameterEvidence(ref, best.verdict, best.detail, best.basis)
         types = allowed_types(schema, param)
         if types is not None and not holds_float(types):
             why = (
-                f"onnx-ad differentiates floating-point tensors only; this {kind}'s types hold none"
+                f"onnx-ad differentiates floating-point tensors only; "
+                f"this {ref.part.value}'s types hold none"
             )
-            return ParameterEvidence(kind, param.name, Verdict.REFUSED, why)
+            return ParameterEvidence(ref, Verdict.REFUSED, why)
         why = "no backend test case gives it a floating-point value"
-        return ParameterEvidence(kind, param.name, Verdict.UNAVAILABLE, why)
+        return ParameterEvidence(ref, Verdict.UNAVAILABLE, why)

@@ -33,10 +33,9 @@ from gendoc.evidence.interface import (
     ParameterEvidence,
     SourceEvidence,
     Verdict,
-    labelled,
     unavailable,
 )
-from gendoc.model.reference import Option, Schema
+from gendoc.model.reference import Option, ParameterRef, Part, Schema, labelled
 
 NAME = "onnxruntime"
 DATA_FILE = "ort_gradients.json"
@@ -104,52 +103,48 @@ class OrtRegistrySource:
             reason = say(N_("no gradient builder for {op}"), op=op_type)
             return unavailable(NAME, schema, reason, self.provenance)
         detail = f"{builder_name or 'no builder'} for {op_type}, {self.provenance}"
-        counters = {"input": 0, "output": 0}
+        counters = dict.fromkeys(Part, 0)
         found = []
-        for kind, param in labelled(schema):
-            index = counters[kind]
-            counters[kind] += 1
+        for ref, param in labelled(schema):
+            index = counters[ref.part]
+            counters[ref.part] += 1
             variadic = param.option is Option.VARIADIC
-            if kind == "input" and index in stops:
+            if ref.part is Part.INPUT and index in stops:
                 found.append(
-                    ParameterEvidence(
-                        kind, param.name, Verdict.REFUSED, "stop-gradient edge", Basis.POLICY
-                    )
+                    ParameterEvidence(ref, Verdict.REFUSED, "stop-gradient edge", Basis.POLICY)
                 )
                 continue
-            found.append(
-                self._from_builder(kind, param.name, index, variadic, builder_name, builder)
-            )
+            found.append(self._from_builder(ref, index, variadic, builder_name, builder))
         return SourceEvidence(
             NAME, schema.domain, schema.name, schema.since_version, tuple(found), detail
         )
 
     @staticmethod
     def _from_builder(
-        kind: str,
-        name: str,
+        ref: ParameterRef,
         index: int,
         variadic: bool,
         builder_name: str | None,
         builder: dict[str, Any] | None,
     ) -> ParameterEvidence:
-        macro = "GI" if kind == "input" else "GO"
+        inputs = ref.part is Part.INPUT
+        macro = "GI" if inputs else "GO"
         if builder_name is None:
-            return ParameterEvidence(kind, name, Verdict.UNAVAILABLE, "no gradient builder")
+            return ParameterEvidence(ref, Verdict.UNAVAILABLE, "no gradient builder")
         if builder is None:
             # EmptyGradientBuilder and the like: registered, with no body that emits anything.
             return ParameterEvidence(
-                kind, name, Verdict.REFUSED, f"{builder_name} emits nothing", Basis.BUILDER
+                ref, Verdict.REFUSED, f"{builder_name} emits nothing", Basis.BUILDER
             )
-        indices = builder["inputs" if kind == "input" else "outputs"]
+        indices = builder["inputs" if inputs else "outputs"]
         if _covers(indices, index, variadic):
             return ParameterEvidence(
-                kind, name, Verdict.GRADIENT, f"{macro}({index}) in {builder_name}", Basis.BUILDER
+                ref, Verdict.GRADIENT, f"{macro}({index}) in {builder_name}", Basis.BUILDER
             )
         if indices["dynamic"]:
             return ParameterEvidence(
-                kind, name, Verdict.UNAVAILABLE, f"{builder_name} computes its indices at run time"
+                ref, Verdict.UNAVAILABLE, f"{builder_name} computes its indices at run time"
             )
         return ParameterEvidence(
-            kind, name, Verdict.REFUSED, f"no {macro}({index}) in {builder_name}", Basis.BUILDER
+            ref, Verdict.REFUSED, f"no {macro}({index}) in {builder_name}", Basis.BUILDER
         )

@@ -39,11 +39,10 @@ from gendoc.evidence.interface import (
     ParameterEvidence,
     SourceEvidence,
     Verdict,
-    labelled,
     unavailable,
 )
 from gendoc.evidence.torch_ops import NO_MAPPING, TORCH_OPS
-from gendoc.model.reference import Schema
+from gendoc.model.reference import ParameterRef, Part, Schema, labelled
 
 DATA_FILE = "torch_verdicts.json"
 NAME = "pytorch"
@@ -54,25 +53,28 @@ def interface_key(schema: Schema) -> str:
     """What torch's answer depends on in a schema: its name, version and parameters (names,
     options, types). Not their tags: no source may read the tag it is weighed against, and
     ``benchmarks/evidence_vs_onnx_tags.py`` asks with the tags removed."""
-    rows = [f"{kind} {p.name} {p.option.value} {p.type_str}" for kind, p in labelled(schema)]
+    rows = [f"{ref} {p.option.value} {p.type_str}" for ref, p in labelled(schema)]
     sha = hashlib.sha256("\n".join([schema.versioned_name, *rows]).encode())
     return f"{schema.versioned_name} {sha.hexdigest()[:16]}"
 
 
 def to_record(evidence: SourceEvidence) -> dict[str, Any]:
-    """One verdict set as the record keeps it (the schema's name and version are in the key)."""
+    """One verdict set as the record keeps it (the schema's name and version are in the key):
+    a row per parameter, its part and name first."""
     return {
         "detail": evidence.detail,
         "parameters": [
-            [p.kind, p.name, p.verdict.value, p.detail, p.basis.value] for p in evidence.parameters
+            [p.parameter.part.value, p.parameter.name, p.verdict.value, p.detail, p.basis.value]
+            for p in evidence.parameters
         ],
     }
 
 
 def from_record(schema: Schema, kept: dict[str, Any]) -> SourceEvidence:
+    """The verdict set of :func:`to_record`'s form: each row read back into its types."""
     parameters = tuple(
-        ParameterEvidence(kind, name, Verdict(verdict), detail, Basis(basis))
-        for kind, name, verdict, detail, basis in kept["parameters"]
+        ParameterEvidence(ParameterRef(Part(part), name), Verdict(verdict), detail, Basis(basis))
+        for part, name, verdict, detail, basis in kept["parameters"]
     )
     return SourceEvidence(
         NAME, schema.domain, schema.name, schema.since_version, parameters, kept["detail"]

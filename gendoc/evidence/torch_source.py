@@ -41,7 +41,6 @@ from gendoc.evidence.interface import (
     ParameterEvidence,
     SourceEvidence,
     Verdict,
-    labelled,
     unavailable,
 )
 from gendoc.evidence.torch_ops import (
@@ -55,7 +54,7 @@ from gendoc.evidence.torch_ops import (
     TorchOp,
     Value,
 )
-from gendoc.model.reference import Option, Schema
+from gendoc.model.reference import Option, ParameterRef, Part, Schema, labelled
 
 NAME = "pytorch"
 SEEDS = (0, 1)
@@ -176,11 +175,10 @@ class TorchSource:
             return unavailable(NAME, schema, reason, detail)
         measured = Basis.COMPOSITE if spec.composite else Basis.AUTOGRAD
         found = []
-        for kind, param in labelled(schema):
-            label = f"{kind} {param.name}"
-            answer = min((p[label] for p in probes), key=lambda a: _RANK[a.verdict])
+        for ref, _ in labelled(schema):
+            answer = min((p[ref] for p in probes), key=lambda a: _RANK[a.verdict])
             basis = Basis.POLICY if answer.declared else measured
-            found.append(ParameterEvidence(kind, param.name, answer.verdict, answer.why, basis))
+            found.append(ParameterEvidence(ref, answer.verdict, answer.why, basis))
         return SourceEvidence(
             NAME, schema.domain, schema.name, schema.since_version, tuple(found), detail
         )
@@ -222,23 +220,24 @@ class TorchSource:
 
     def _probe(
         self, schema: Schema, spec: TorchOp, seed: int, refused: dict[str, str]
-    ) -> dict[str, Answer]:
+    ) -> dict[ParameterRef, Answer]:
         floats = {n for n, b in spec.inputs.items() if isinstance(b, Real | Several)}
         inputs = self._inputs(spec, seed, floats - set(refused))
         rng = np.random.default_rng(seed + 1000)
         outs = _assign_outputs(schema, run_call(spec, inputs))
-        answers: dict[str, Answer] = {}
+        answers: dict[ParameterRef, Answer] = {}
         differentiable: list[torch.Tensor] = []
         any_float = False
         for param, values in zip(schema.outputs, outs, strict=True):
-            answers[f"output {param.name}"] = self._output(values, inputs, spec, rng)
+            answers[ParameterRef(Part.OUTPUT, param.name)] = self._output(values, inputs, spec, rng)
             any_float = any_float or any(_is_float(v) for v in values)
             differentiable.extend(v for v in values if _is_float(v) and v.requires_grad)
         for param in schema.inputs:
+            ref = ParameterRef(Part.INPUT, param.name)
             if param.name in refused:
-                answers[f"input {param.name}"] = Answer(Verdict.REFUSED, refused[param.name], True)
+                answers[ref] = Answer(Verdict.REFUSED, refused[param.name], True)
                 continue
-            answers[f"input {param.name}"] = self._input(
+            answers[ref] = self._input(
                 spec.inputs.get(param.name), inputs.get(param.name), differentiable, any_float, rng
             )
         return answers

@@ -60,8 +60,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gendoc.catalogs.i18n import N_, Term
-from gendoc.evidence.interface import Basis, SourceEvidence, Verdict, labelled
-from gendoc.model.reference import Differentiability, Schema
+from gendoc.evidence.interface import Basis, SourceEvidence, Verdict
+from gendoc.model.reference import Differentiability, ParameterRef, Schema, labelled
 
 NUMERIC = "finite-differences"
 """The source name the numeric (finite-difference) evidence is given under."""
@@ -216,7 +216,7 @@ class Suggestion:
     domain: str
     op: str
     version: int
-    parameter: str  # "input X" / "output Y"
+    parameter: ParameterRef
     current: Differentiability
     suggested: Differentiability | None
     strength: Strength
@@ -389,7 +389,7 @@ RULES: tuple[Rule, ...] = (
 RULES_BY_NAME = {rule.name: rule for rule in RULES}
 
 
-def _decide(schema: Schema, label: str, ballot: Ballot) -> Suggestion:
+def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggestion:
     rule = next(r for r in RULES if r.when(ballot))
     strength = rule.strength(ballot)
     tags = ballot.tags
@@ -409,7 +409,7 @@ def _decide(schema: Schema, label: str, ballot: Ballot) -> Suggestion:
         schema.domain,
         schema.name,
         schema.since_version,
-        label,
+        parameter,
         ballot.current,
         suggested,
         strength,
@@ -420,20 +420,19 @@ def _decide(schema: Schema, label: str, ballot: Ballot) -> Suggestion:
     )
 
 
-def votes_on(evidence: Sequence[SourceEvidence], label: str) -> list[Vote]:
+def votes_on(evidence: Sequence[SourceEvidence], parameter: ParameterRef) -> list[Vote]:
     """Every source's voting verdict on one parameter, in source order."""
     return [
         Vote(e.source, p.verdict, p.detail, p.basis)
         for e in evidence
-        if (p := e.verdict_of(label)) is not None and p.verdict in TAG_OF
+        if (p := e.verdict_of(parameter)) is not None and p.verdict in TAG_OF
     ]
 
 
 def combine(schema: Schema, evidence: Sequence[SourceEvidence]) -> list[Suggestion]:
     """One suggestion per parameter of ``schema`` from every source's evidence for it."""
     found = []
-    for kind, param in labelled(schema):
-        label = f"{kind} {param.name}"
-        counted, set_aside = _outrank(votes_on(evidence, label), param.differentiability)
-        found.append(_decide(schema, label, Ballot(param.differentiability, counted, set_aside)))
+    for ref, param in labelled(schema):
+        counted, set_aside = _outrank(votes_on(evidence, ref), param.differentiability)
+        found.append(_decide(schema, ref, Ballot(param.differentiability, counted, set_aside)))
     return found

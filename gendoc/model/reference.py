@@ -65,6 +65,36 @@ class Parameter:
         return self.option is Option.VARIADIC and not self.is_homogeneous
 
 
+class Part(enum.StrEnum):
+    """The two kinds of formal parameter, in the order documents show them."""
+
+    INPUT = "input"
+    OUTPUT = "output"
+
+
+@dataclass(frozen=True, order=True)
+class ParameterRef:
+    """Which formal parameter of an operator version: its part and its name.
+
+    The one identity of a parameter wherever one is looked up (evidence, verdicts,
+    findings, suggestions, the site's rows). Inputs sort before outputs, then by name:
+    the order of the ``input X`` text :meth:`__str__` shows, for display only.
+    """
+
+    part: Part
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.part.value} {self.name}"
+
+    @classmethod
+    def parse(cls, text: str) -> ParameterRef:
+        """The parameter a written form names as ``input X`` (a column of a CSV table):
+        the inverse of :meth:`__str__`, for reading such a file, never a displayed string."""
+        part, _, name = text.partition(" ")
+        return cls(Part(part), name)
+
+
 @dataclass(frozen=True)
 class Attribute:
     """One attribute; ``default`` is the value as onnx displays it, if any."""
@@ -122,6 +152,14 @@ class Schema:
     @property
     def parameters(self) -> tuple[Parameter, ...]:
         return self.inputs + self.outputs
+
+
+def labelled(schema: Schema) -> Iterator[tuple[ParameterRef, Parameter]]:
+    """Every formal parameter of ``schema`` with its identity, inputs first, in schema order."""
+    for param in schema.inputs:
+        yield ParameterRef(Part.INPUT, param.name), param
+    for param in schema.outputs:
+        yield ParameterRef(Part.OUTPUT, param.name), param
 
 
 @dataclass(frozen=True)

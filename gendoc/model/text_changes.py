@@ -22,7 +22,7 @@ import inspect
 import re
 from collections.abc import Iterator, Sequence
 
-from gendoc.model.reference import Schema
+from gendoc.model.reference import Schema, labelled
 
 PARAGRAPH_BREAK = "\n\n"
 """Joins a version's paragraphs into one text (a normalised paragraph has no line break)."""
@@ -56,9 +56,8 @@ def prose(schema: Schema) -> tuple[tuple[str, str], ...]:
     paragraphs = _paragraphs(schema.doc)
     for attr in schema.attributes:
         paragraphs += _paragraphs(attr.description, f"attribute {attr.name}")
-    for part, params in (("input", schema.inputs), ("output", schema.outputs)):
-        for param in params:
-            paragraphs += _paragraphs(param.description, f"{part} {param.name}")
+    for ref, param in labelled(schema):
+        paragraphs += _paragraphs(param.description, str(ref))
     for tc in schema.type_constraints:
         paragraphs += _paragraphs(tc.description, f"type constraint {tc.name}")
     return tuple(paragraphs)

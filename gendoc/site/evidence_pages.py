@@ -29,7 +29,14 @@ from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
-from gendoc.model.reference import Differentiability, Operator, Reference, Schema
+from gendoc.model.reference import (
+    Differentiability,
+    Operator,
+    ParameterRef,
+    Part,
+    Reference,
+    Schema,
+)
 
 EVIDENCE_INDEX = "evidence/index.md"
 
@@ -106,13 +113,13 @@ def scripts(op: Operator) -> list[Script]:
     return [
         Script(name, method1_script(schema, name))
         for name in differentiable_inputs(schema)
-        if combined.get(f"input {name}") is Differentiability.DIFFERENTIABLE
-        and _torch_verdict(found, f"input {name}") == Verdict.GRADIENT
+        if combined.get(ref := ParameterRef(Part.INPUT, name)) is Differentiability.DIFFERENTIABLE
+        and _torch_verdict(found, ref) == Verdict.GRADIENT
     ]
 
 
-def _torch_verdict(found: Weighed, label: str) -> str | None:
-    return next((v.verdict for v in found.votes(label) if v.source == "pytorch"), None)
+def _torch_verdict(found: Weighed, parameter: ParameterRef) -> str | None:
+    return next((v.verdict for v in found.votes(parameter) if v.source == "pytorch"), None)
 
 
 class SiteLike(Protocol):

@@ -266,6 +266,7 @@ class SiteContent:
         """The first and last opset in which ``schema`` is the version of ``op`` in effect."""
         return opsets.applies(op, schema, self.opsets(op.domain)[-1].version)
 
+    parameter_ref = staticmethod(tags.parameter_ref)
     row_id = staticmethod(tags.row_id)
     suggestion = staticmethod(tags.suggestion)
 

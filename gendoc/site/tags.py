@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from gendoc.catalogs.i18n import N_
 from gendoc.evidence.verdict import Strength, Suggestion
-from gendoc.model.reference import Differentiability, Parameter, Schema
+from gendoc.model.reference import Differentiability, ParameterRef, Part, Schema
 from gendoc.model.stats import tally
 from gendoc.present.display import Display
 from gendoc.site.coverage import ORDER
@@ -27,23 +27,28 @@ from gendoc.site.paths import hashed
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
-def row_id(version: int, parameter: str) -> str:
+def parameter_ref(part: str, name: str) -> ParameterRef:
+    """The identity of the parameter a template shows (``part`` is ``"input"`` or
+    ``"output"``)."""
+    return ParameterRef(Part(part), name)
+
+
+def row_id(version: int, parameter: ParameterRef) -> str:
     """The id of an evidence row: ``v17-input-X`` (a name that is not a plain identifier is
     hashed, so the id stays usable in a URL)."""
-    part, name = parameter.split(" ", 1)
+    name = parameter.name
     if not name or not set(name) <= _PLAIN:
         name = hashed(name)
-    return f"v{version}-{part}-{name}"
+    return f"v{version}-{parameter.part.value}-{name}"
 
 
-def suggestion(schema: Schema, part: str, parameter: Parameter) -> Suggestion | None:
+def suggestion(schema: Schema, parameter: ParameterRef) -> Suggestion | None:
     """The combined verdict on one parameter, when it questions the parameter's tag: a
     suggestion for an undefined tag (or the conflict), or the other tag for a defined one."""
-    label = f"{part} {parameter.name}"
-    found = next((s for s in weighed(schema).suggestions if s.parameter == label), None)
+    found = next((s for s in weighed(schema).suggestions if s.parameter == parameter), None)
     if found is None:
         return None
-    if parameter.differentiability is Differentiability.UNDEFINED:
+    if found.current is Differentiability.UNDEFINED:
         return found if found.strength is not Strength.NONE else None
     return found if found.is_problem else None
 

@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 
 from gendoc.errors import UsageError
+from gendoc.model.reference import ParameterRef, Part
 from gendoc.suggest.cpp import Scan, Span, Unbalanced, scan, string_value
 
 DEFS = "onnx/defs"
@@ -48,18 +49,13 @@ class Call:
     """One ``.Input(...)``/``.Output(...)`` call with a literal parameter name."""
 
     path: str
-    kind: str  # "input" or "output"
-    name: str
+    parameter: ParameterRef
     line: int
     open_at: int
     close_at: int
     args: tuple[Span, ...]
     category: str | None
     """``Differentiable``/``NonDifferentiable``/``Unknown``; ``None`` when computed."""
-
-    @property
-    def label(self) -> str:
-        return f"{self.kind} {self.name}"
 
     @property
     def where(self) -> str:
@@ -97,9 +93,9 @@ def _calls(path: str, source: Scan, start: int, end: int) -> list[Call]:
         if len(args) > CATEGORY_ARG:
             spelled = _CATEGORY.fullmatch(text[args[CATEGORY_ARG].start : args[CATEGORY_ARG].end])
             category = spelled[1] if spelled and spelled[1] in CATEGORIES else None
-        kind = match[1].lower()
+        parameter = ParameterRef(Part(match[1].lower()), name)
         line = source.line(match.start())
-        found.append(Call(path, kind, name, line, open_at, close_at, args, category))
+        found.append(Call(path, parameter, line, open_at, close_at, args, category))
     return found
 
 
@@ -241,9 +237,9 @@ class SourceTree:
                         pending.append(helper)
         return [seen[k] for k in sorted(seen)]
 
-    def sites(self, block: Block, label: str) -> list[Call]:
-        """The calls that define parameter ``label`` of a schema: its own chain first."""
-        own = [c for c in block.calls if c.label == label]
+    def sites(self, block: Block, parameter: ParameterRef) -> list[Call]:
+        """The calls that define ``parameter`` of a schema: its own chain first."""
+        own = [c for c in block.calls if c.parameter == parameter]
         if own:
             return own
-        return [c for h in self.reached(block) for c in h.calls if c.label == label]
+        return [c for h in self.reached(block) for c in h.calls if c.parameter == parameter]

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from gendoc.evidence.verdict import Strength, Suggestion
-from gendoc.model.reference import Differentiability
+from gendoc.model.reference import Differentiability, ParameterRef
 from gendoc.suggest.checkout import Block, Call, SourceTree
 from gendoc.suggest.disputed import Dispute, disputes
 
@@ -54,10 +54,12 @@ class Change:
 
 @dataclass(frozen=True)
 class LeftOut:
-    """A qualifying suggestion the patch does not carry, and why."""
+    """A qualifying suggestion the patch does not carry, and why; ``shared``: its call is in
+    a helper that other schemas reach too (the description lists those apart)."""
 
     suggestion: Suggestion
     reason: str
+    shared: bool = False
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class Partial:
     """An operator version the patch touches that keeps undefined parameters, and why each."""
 
     key: SchemaKey
-    undefined: tuple[tuple[str, str], ...]
+    undefined: tuple[tuple[ParameterRef, str], ...]
     """(parameter, why it stays undefined)."""
 
 
@@ -82,7 +84,7 @@ class Plan:
     """Suggestions for older versions, when only the newest version of each operator counts."""
 
     @property
-    def tagged(self) -> dict[tuple[SchemaKey, str], Differentiability]:
+    def tagged(self) -> dict[tuple[SchemaKey, ParameterRef], Differentiability]:
         """The new tag of every parameter the patch sets, by (schema, parameter)."""
         return {
             (_key(s), s.parameter): s.suggested
@@ -125,7 +127,7 @@ class _Planner:
     ) -> None:
         self.tree = tree
         self.strengths = strengths
-        self.by_schema: dict[SchemaKey, dict[str, Suggestion]] = {}
+        self.by_schema: dict[SchemaKey, dict[ParameterRef, Suggestion]] = {}
         for s in suggestions:
             self.by_schema.setdefault(_key(s), {})[s.parameter] = s
         self.blocks: dict[SchemaKey, Block] = {}
@@ -140,16 +142,16 @@ class _Planner:
         users: dict[Call, list[tuple[Block, Suggestion | None]]] = {}
         for block in self.tree.definitions:
             key = (block.domain or "", block.name, block.version or 0)
-            own = {c.label for c in block.calls}
+            own = {c.parameter for c in block.calls}
             if key in self.by_schema:
-                for label, s in self.by_schema[key].items():
-                    if label not in own:
-                        for call in self.tree.sites(block, label):
+                for parameter, s in self.by_schema[key].items():
+                    if parameter not in own:
+                        for call in self.tree.sites(block, parameter):
                             users.setdefault(call, []).append((block, s))
                 continue
             for helper in self.tree.reached(block):
                 for call in helper.calls:
-                    if call.label not in own:
+                    if call.parameter not in own:
                         users.setdefault(call, []).append((block, None))
         return users
 
@@ -177,7 +179,7 @@ class _Planner:
                 continue
             reason = self._shared_reason(call, helper)
             if reason:
-                left += [LeftOut(s, reason) for s in asked]
+                left += [LeftOut(s, reason, shared=True) for s in asked]
             else:
                 users = tuple(s for _, s in self.users[call] if s is not None)
                 changes.append(Change(call, CATEGORY[asked[0].suggested], users, helper.name))
@@ -192,9 +194,9 @@ class _Planner:
         found = []
         for key in sorted({k for k, _ in tagged}):
             left = tuple(
-                (label, why.get((key, label), s.describe()))
-                for label, s in self.by_schema[key].items()
-                if s.current is Differentiability.UNDEFINED and (key, label) not in tagged
+                (parameter, why.get((key, parameter), s.describe()))
+                for parameter, s in self.by_schema[key].items()
+                if s.current is Differentiability.UNDEFINED and (key, parameter) not in tagged
             )
             if left:
                 found.append(Partial(key, left))
@@ -207,7 +209,7 @@ class _Planner:
             return "definition not found in the checkout"
         sites = self.tree.sites(block, s.parameter)
         if not sites:
-            return f"no .{s.parameter.split()[0].title()}() call names it literally"
+            return f"no .{s.parameter.part.value.title()}() call names it literally"
         for call in sites:
             if call.category is None:
                 return f"category computed in the source ({call.where})"
@@ -281,7 +283,8 @@ def plan(
         if _key(s) not in dropped or s.current is not Differentiability.UNDEFINED:
             continue
         if _qualifies(s, planner.strengths):
-            reasons = "; ".join(f"{label}: {why}" for label, why in dropped[_key(s)].undefined)
+            undefined = dropped[_key(s)].undefined
+            reasons = "; ".join(f"{parameter}: {why}" for parameter, why in undefined)
             left.append(LeftOut(s, f"version not tagged completely ({reasons})"))
         elif s.strength is not Strength.NONE:
             below.append(s)

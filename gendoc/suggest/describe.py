@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gendoc.evidence.verdict import Strength, Suggestion, Vote
-from gendoc.model.reference import domain_label
+from gendoc.model.reference import ParameterRef, domain_label
 from gendoc.suggest.decide import Change, LeftOut, Partial, Plan, SchemaKey
 from gendoc.suggest.disputed import Dispute
 
@@ -63,9 +63,8 @@ def _schema(s: Suggestion) -> str:
     return _version_name((s.domain, s.op, s.version))
 
 
-def _param(label: str) -> str:
-    kind, name = label.split(" ", 1)
-    return f"{kind} `{name}`"
+def _param(parameter: ParameterRef) -> str:
+    return f"{parameter.part.value} `{parameter.name}`"
 
 
 def _votes(votes: Iterable[Vote]) -> str:
@@ -130,7 +129,7 @@ def _short(text: str, width: int = 200) -> str:
 
 def _partial(p: Partial, detail: bool) -> str:
     fit = (lambda t: t) if detail else _short
-    left = "; ".join(f"{_param(label)}: {fit(why)}" for label, why in p.undefined)
+    left = "; ".join(f"{_param(parameter)}: {fit(why)}" for parameter, why in p.undefined)
     return f"- {_version_name(p.key)} keeps {len(p.undefined)} undefined: {left}"
 
 
@@ -195,8 +194,8 @@ def describe(
 def _description(
     plan: Plan, min_evidence: Strength, provenance: Provenance, most: int | None
 ) -> str:
-    shared = [x for x in plan.left_out if x.reason.startswith("shared definition")]
-    other = [x for x in plan.left_out if not x.reason.startswith("shared definition")]
+    shared = [x for x in plan.left_out if x.shared]
+    other = [x for x in plan.left_out if not x.shared]
     lines = _head(plan, min_evidence, provenance)
     lines += ["", "## Summary by reason", "", *_summary(plan)]
     lines += ["", f"## Changed versions ({len(_per_version(plan))})", ""]
@@ -228,8 +227,8 @@ def _description(
     return "\n".join(lines) + "\n"
 
 
-def _rows(changes: Iterable[Change]) -> dict[str, list[str]]:
-    rows: dict[str, list[str]] = {}
+def _rows(changes: Iterable[Change]) -> dict[SchemaKey, list[str]]:
+    rows: dict[SchemaKey, list[str]] = {}
     for change in changes:
         where = f"`{change.call.where}`" + (f" in `{change.helper}`" if change.helper else "")
         for s in change.suggestions:
@@ -238,13 +237,14 @@ def _rows(changes: Iterable[Change]) -> dict[str, list[str]]:
                 f"| {_param(s.parameter)} | {s.current.value} | {s.suggested.value} "
                 f"| {s.strength.value} | {_cell(_detailed(s.support))} | {where} |"
             )
-            rows.setdefault(_schema(s), []).append(row)
+            rows.setdefault(_order(s), []).append(row)
     return rows
 
 
-def _name_order(name: str) -> tuple[str, int]:
-    op, _, version = name.partition(" ")[0].rpartition("-")
-    return (op, int(version))
+def _by_operator(key: SchemaKey) -> tuple[str, int]:
+    """The table's order: by operator, then version (the same version of two domains keeps
+    the plan's order)."""
+    return (key[1], key[2])
 
 
 def parameter_table(plan: Plan, provenance: Provenance) -> str:
@@ -253,10 +253,10 @@ def parameter_table(plan: Plan, provenance: Provenance) -> str:
     lines = [f"# Differentiability evidence for onnx {provenance.onnx_version}", ""]
     lines += [f"- {line}" for line in provenance.sources]
     lines += ["", "## Changed tags"]
-    for name in sorted(rows, key=_name_order):
-        lines += ["", f"### {name}", ""]
+    for key in sorted(rows, key=_by_operator):
+        lines += ["", f"### {_version_name(key)}", ""]
         lines += ["| Parameter | Was | Now | Evidence | Sources | Defined at |"]
-        lines += ["|---|---|---|---|---|---|", *rows[name]]
+        lines += ["|---|---|---|---|---|---|", *rows[key]]
     if not rows:
         lines += ["", "None."]
     lines += ["", f"## Disputed ({len(plan.disputed)})", ""]
@@ -301,7 +301,7 @@ def parameter_csv(plan: Plan) -> str:
                 domain_label(s.domain),
                 s.op,
                 s.version,
-                s.parameter,
+                str(s.parameter),
                 s.current.value,
                 s.suggested.value if s.suggested else "",
                 s.strength.value,

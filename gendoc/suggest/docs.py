@@ -19,24 +19,34 @@ from dataclasses import replace
 from pathlib import Path
 
 from gendoc.errors import UsageError
-from gendoc.model.reference import Differentiability, Parameter, Reference, Schema
+from gendoc.model.reference import (
+    Differentiability,
+    Parameter,
+    ParameterRef,
+    Part,
+    Reference,
+    Schema,
+)
 from gendoc.present.render import RenderOptions, render_documents
 from gendoc.suggest.decide import SchemaKey
 
 DOCS = "docs"
 ONNX_STYLE = RenderOptions(style="onnx")
 
-Tags = Mapping[tuple[SchemaKey, str], Differentiability]
-"""The new tag of a parameter, by (schema, ``"input X"``/``"output Y"``)."""
+Tags = Mapping[tuple[SchemaKey, ParameterRef], Differentiability]
+"""The new tag of a parameter, by (schema, parameter)."""
 
 
 def retag(reference: Reference, tags: Tags) -> Reference:
     """``reference`` with the parameters in ``tags`` given their new tag."""
 
-    def parameters(schema: Schema, kind: str, params: tuple[Parameter, ...]) -> tuple:
+    def parameters(schema: Schema, part: Part, params: tuple[Parameter, ...]) -> tuple:
         key = (schema.domain, schema.name, schema.since_version)
         return tuple(
-            replace(p, differentiability=tags.get((key, f"{kind} {p.name}"), p.differentiability))
+            replace(
+                p,
+                differentiability=tags.get((key, ParameterRef(part, p.name)), p.differentiability),
+            )
             for p in params
         )
 
@@ -45,8 +55,8 @@ def retag(reference: Reference, tags: Tags) -> Reference:
         schemas=tuple(
             replace(
                 s,
-                inputs=parameters(s, "input", s.inputs),
-                outputs=parameters(s, "output", s.outputs),
+                inputs=parameters(s, Part.INPUT, s.inputs),
+                outputs=parameters(s, Part.OUTPUT, s.outputs),
             )
             for s in reference.schemas
         ),

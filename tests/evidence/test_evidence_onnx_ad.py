@@ -60,7 +60,7 @@ def _param(name: str) -> Parameter:
 
 
 def _verdicts(source: object, schema: Schema) -> dict[str, tuple[Verdict, str]]:
-    return {p.label: (p.verdict, p.detail) for p in source.evaluate(schema).parameters}
+    return {str(p.parameter): (p.verdict, p.detail) for p in source.evaluate(schema).parameters}
 
 
 RNG = np.random.default_rng(0)

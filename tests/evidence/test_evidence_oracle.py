@@ -18,7 +18,7 @@ from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS, Value
 from gendoc.evidence.verdict import combine
-from gendoc.model.reference import Differentiability, Reference
+from gendoc.model.reference import Differentiability, ParameterRef, Reference
 
 ORACLE = Path(__file__).with_name("evidence_oracle.csv")
 
@@ -47,7 +47,7 @@ def test_the_fixture_table_still_holds_without_the_tags(reference: Reference) ->
         (found,) = [
             s
             for s in combine(bare, [source.evaluate(bare) for source in sources])
-            if s.parameter == row["parameter"]
+            if s.parameter == ParameterRef.parse(row["parameter"])
         ]
         if found.suggested is not Differentiability(row["expected"]):
             differ.append((row["operator"], row["parameter"], found.describe()))

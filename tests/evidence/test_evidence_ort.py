@@ -136,7 +136,7 @@ def _schema(name: str, inputs: list[Parameter], outputs: list[Parameter]) -> Sch
 
 
 def _verdicts(source: OrtRegistrySource, schema: Schema) -> dict[str, Verdict]:
-    return {p.label: p.verdict for p in source.evaluate(schema).parameters}
+    return {str(p.parameter): p.verdict for p in source.evaluate(schema).parameters}
 
 
 def test_source_verdicts_from_fixture_registry(tmp_path: Path) -> None:

@@ -8,13 +8,13 @@ import pytest
 
 from gendoc.evidence import sources
 from gendoc.evidence.interface import Basis, Verdict
-from gendoc.model.reference import Reference
+from gendoc.model.reference import ParameterRef, Part, Reference
 
 
 def _verdicts(reference: Reference, op: str) -> dict[str, Verdict]:
     torch_source = sources.live_torch_source()
     evidence = torch_source.evaluate(reference.operator("", op).latest)
-    return {p.label: p.verdict for p in evidence.parameters}
+    return {str(p.parameter): p.verdict for p in evidence.parameters}
 
 
 def test_without_torch_every_live_verdict_is_unavailable(
@@ -45,12 +45,14 @@ def test_refusals_keep_torch_reason(reference: Reference) -> None:
     pytest.importorskip("torch")
     torch_source = sources.live_torch_source()
     evidence = torch_source.evaluate(reference.operator("", "NegativeLogLikelihoodLoss").latest)
-    weight = evidence.verdict_of("input weight")
+    weight = evidence.verdict_of(ParameterRef(Part.INPUT, "weight"))
     assert weight is not None and weight.verdict is Verdict.REFUSED
     assert "not differentiable with respect to argument 'weight'" in weight.detail
     assert weight.basis is Basis.POLICY  # declared by torch, not found by autograd
-    assert evidence.verdict_of("input target").verdict is Verdict.REFUSED  # int64 labels
-    assert evidence.verdict_of("input input").verdict is Verdict.GRADIENT
+    assert (
+        evidence.verdict_of(ParameterRef(Part.INPUT, "target")).verdict is Verdict.REFUSED
+    )  # int64 labels
+    assert evidence.verdict_of(ParameterRef(Part.INPUT, "input")).verdict is Verdict.GRADIENT
     assert "F.nll_loss" in evidence.detail
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.verdict import NUMERIC, RULES, Strength, Suggestion, Vote, combine
-from gendoc.model.reference import Differentiability, Option, Parameter, Schema
+from gendoc.model.reference import Differentiability, Option, Parameter, ParameterRef, Part, Schema
 
 D = Differentiability.DIFFERENTIABLE
 N = Differentiability.NON_DIFFERENTIABLE
@@ -26,7 +26,7 @@ def _one(tag: Differentiability, **votes: Verdict | tuple[Verdict, Basis]) -> Su
     evidence = []
     for source, vote in votes.items():
         verdict, basis = vote if isinstance(vote, tuple) else (vote, AUTOGRAD)
-        param = ParameterEvidence("input", "x", verdict, "why", basis)
+        param = ParameterEvidence(ParameterRef(Part.INPUT, "x"), verdict, "why", basis)
         evidence.append(SourceEvidence(source, "", "Op", 1, (param,)))
     (suggestion,) = combine(schema, evidence)
     return suggestion

@@ -10,9 +10,24 @@ import sys
 
 import pytest
 
+from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.torch_ops import TORCH_OPS
-from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
-from gendoc.model.reference import Differentiability, Reference
+from gendoc.evidence.torch_record import (
+    RecordedTorchSource,
+    from_record,
+    interface_key,
+    load_record,
+    to_record,
+)
+from gendoc.model.reference import (
+    Differentiability,
+    Option,
+    Parameter,
+    ParameterRef,
+    Part,
+    Reference,
+    Schema,
+)
 
 
 def test_the_record_is_what_the_installed_torch_says(reference: Reference) -> None:
@@ -90,3 +105,26 @@ print(json.dumps(["torch" in sys.modules, "torch 2" in text, "nonzero gradient" 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False, True, True]
+
+
+def test_a_record_row_reads_back_as_the_same_parameter() -> None:
+    """An input and an output of the same name stay two parameters through the record's
+    JSON form: each row is read back into its part and name, never into one text."""
+    x = Parameter("X", "T", "", Option.SINGLE, Differentiability.UNDEFINED)
+    schema = Schema("", "Op", 1, inputs=(x,), outputs=(x,))
+    given = SourceEvidence(
+        "pytorch",
+        "",
+        "Op",
+        1,
+        (
+            ParameterEvidence(ParameterRef(Part.INPUT, "X"), Verdict.GRADIENT, "a", Basis.POLICY),
+            ParameterEvidence(ParameterRef(Part.OUTPUT, "X"), Verdict.REFUSED, "b"),
+        ),
+        "call",
+    )
+    kept = json.loads(json.dumps(to_record(given)))
+    assert [row[:2] for row in kept["parameters"]] == [["input", "X"], ["output", "X"]]
+    read = from_record(schema, kept)
+    assert read == given
+    assert read.verdict_of(ParameterRef(Part.OUTPUT, "X")).verdict is Verdict.REFUSED

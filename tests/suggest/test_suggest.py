@@ -16,7 +16,15 @@ from gendoc.commands.suggest import check_checkout, method1_scripts, suggest
 from gendoc.errors import UsageError
 from gendoc.evidence.interface import Verdict
 from gendoc.evidence.verdict import Strength, Suggestion, Vote
-from gendoc.model.reference import Differentiability, Option, Parameter, Reference, Schema
+from gendoc.model.reference import (
+    Differentiability,
+    Option,
+    Parameter,
+    ParameterRef,
+    Part,
+    Reference,
+    Schema,
+)
 from gendoc.present.render import RenderOptions, render_documents
 from gendoc.suggest.checkout import SourceTree
 from gendoc.suggest.decide import Location
@@ -29,6 +37,8 @@ N = Differentiability.NON_DIFFERENTIABLE
 U = Differentiability.UNDEFINED
 STRONG, WEAK, CONFLICT = Strength.STRONG, Strength.WEAK, Strength.CONFLICT
 DISPUTED = Strength.DISPUTED
+ref = ParameterRef.parse
+"""A parameter as the tables below write it: ``ref("input X")``."""
 
 
 def votes(*shown: str) -> tuple[Vote, ...]:
@@ -46,27 +56,27 @@ TWO_SOURCES = votes("a: gradient (x)", "b: gradient (y)")
 
 # (op, version, parameter, current tag, suggested tag, strength), written from the fixture
 VERDICTS = [
-    ("Add", 14, "input A", U, D, STRONG),
-    ("Add", 14, "input B", U, D, STRONG),
-    ("Add", 14, "output C", U, D, STRONG),
-    ("Sub", 14, "input A", U, D, STRONG),
-    ("Sub", 14, "input B", U, D, STRONG),
-    ("Sub", 14, "output C", U, D, STRONG),
-    ("AveragePool", 22, "input X", U, D, STRONG),
-    ("AveragePool", 22, "output Y", U, D, STRONG),
-    ("LpPool", 22, "input X", U, D, STRONG),
-    ("LpPool", 22, "output Y", U, D, WEAK),
-    ("Clip", 13, "input input", U, D, STRONG),
-    ("Clip", 13, "input min", U, D, STRONG),
-    ("Clip", 13, "input max", U, D, STRONG),
-    ("Clip", 13, "output output", U, D, STRONG),
-    ("Floor", 13, "input X", D, N, DISPUTED),
-    ("Floor", 13, "output Y", D, N, DISPUTED),
-    ("Relu", 6, "input X", U, D, STRONG),
-    ("Relu", 6, "output Y", U, D, WEAK),
-    ("Reshape", 5, "input data", U, D, STRONG),
-    ("Reshape", 5, "input shape", U, N, STRONG),
-    ("Reshape", 5, "output reshaped", U, None, CONFLICT),
+    ("Add", 14, ref("input A"), U, D, STRONG),
+    ("Add", 14, ref("input B"), U, D, STRONG),
+    ("Add", 14, ref("output C"), U, D, STRONG),
+    ("Sub", 14, ref("input A"), U, D, STRONG),
+    ("Sub", 14, ref("input B"), U, D, STRONG),
+    ("Sub", 14, ref("output C"), U, D, STRONG),
+    ("AveragePool", 22, ref("input X"), U, D, STRONG),
+    ("AveragePool", 22, ref("output Y"), U, D, STRONG),
+    ("LpPool", 22, ref("input X"), U, D, STRONG),
+    ("LpPool", 22, ref("output Y"), U, D, WEAK),
+    ("Clip", 13, ref("input input"), U, D, STRONG),
+    ("Clip", 13, ref("input min"), U, D, STRONG),
+    ("Clip", 13, ref("input max"), U, D, STRONG),
+    ("Clip", 13, ref("output output"), U, D, STRONG),
+    ("Floor", 13, ref("input X"), D, N, DISPUTED),
+    ("Floor", 13, ref("output Y"), D, N, DISPUTED),
+    ("Relu", 6, ref("input X"), U, D, STRONG),
+    ("Relu", 6, ref("output Y"), U, D, WEAK),
+    ("Reshape", 5, ref("input data"), U, D, STRONG),
+    ("Reshape", 5, ref("input shape"), U, N, STRONG),
+    ("Reshape", 5, ref("output reshaped"), U, None, CONFLICT),
 ]
 CATEGORY = {D: "Differentiable", N: "NonDifferentiable", U: "Unknown"}
 
@@ -91,7 +101,7 @@ def _locations(root: Path) -> dict[tuple[str, str, int], Location]:
     return found
 
 
-def _expected(min_evidence: Strength, shared_blocked: set[tuple[str, int, str]]) -> dict:
+def _expected(min_evidence: Strength, shared_blocked: set[tuple[str, int, ParameterRef]]) -> dict:
     """Only undefined tags change: Floor's, which onnx sets, stays whatever the evidence says."""
     accepted = {STRONG} if min_evidence is STRONG else {STRONG, WEAK}
     tags = {}
@@ -101,7 +111,7 @@ def _expected(min_evidence: Strength, shared_blocked: set[tuple[str, int, str]])
     return tags
 
 
-def _parsed_tags(root: Path) -> dict[tuple[str, int, str], str]:
+def _parsed_tags(root: Path) -> dict[tuple[str, int, ParameterRef], str]:
     tree = SourceTree.read(root)
     tags = {}
     for op, v, p, *_ in VERDICTS:
@@ -146,7 +156,7 @@ def test_patch_applies_and_sets_exactly_the_suggested_tags(tmp_path, min_evidenc
     )
     repo = _applied(tmp_path, result.patch)
     # LpPool's output Y has weak evidence only: at 'strong' the shared Y stays for both pools
-    blocked = {("AveragePool", 22, "output Y")} if min_evidence is STRONG else set()
+    blocked = {("AveragePool", 22, ref("output Y"))} if min_evidence is STRONG else set()
     assert _parsed_tags(repo) == _expected(min_evidence, blocked)
     for file in FIXTURE.rglob("*.cc"):
         rel = file.relative_to(FIXTURE)
@@ -216,11 +226,13 @@ def test_shared_helper_with_disagreeing_schemas_is_reported_not_changed():
     result = suggest(FIXTURE, _suggestions(), _locations(FIXTURE), onnx_version="0.0.0")
     shared = [x for x in result.plan.left_out if x.reason.startswith("shared definition")]
     assert [(x.suggestion.op, x.suggestion.parameter) for x in shared] == [
-        ("AveragePool", "output Y")
+        ("AveragePool", ref("output Y"))
     ]
     assert "PoolOpSchemaGenerator (onnx/defs/math/defs.cc:33)" in shared[0].reason
     assert "LpPool-22 (differentiable (weak:" in shared[0].reason
-    helper_change = [c for c in result.plan.changes if c.call.label == "input X" and c.helper]
+    helper_change = [
+        c for c in result.plan.changes if c.call.parameter == ref("input X") and c.helper
+    ]
     assert [sorted(s.op for s in c.suggestions) for c in helper_change] == [
         ["AveragePool", "LpPool"]
     ]
@@ -244,7 +256,7 @@ def test_description_lists_changes_sources_and_what_was_left_out():
 
 
 def test_schemas_not_in_the_checkout_are_left_out_with_the_reason():
-    extra = Suggestion("", "Gelu", 20, "input X", U, D, STRONG, TWO_SOURCES)
+    extra = Suggestion("", "Gelu", 20, ref("input X"), U, D, STRONG, TWO_SOURCES)
     result = suggest(FIXTURE, [*_suggestions(), extra], _locations(FIXTURE), onnx_version="0.0.0")
     assert [
         (x.suggestion.op, x.reason) for x in result.plan.left_out if x.suggestion.op == "Gelu"
@@ -252,7 +264,7 @@ def test_schemas_not_in_the_checkout_are_left_out_with_the_reason():
 
 
 def test_a_tag_the_source_does_not_hold_is_not_changed():
-    stale = Suggestion("", "Floor", 13, "input X", U, N, STRONG, TWO_SOURCES)
+    stale = Suggestion("", "Floor", 13, ref("input X"), U, N, STRONG, TWO_SOURCES)
     result = suggest(FIXTURE, [stale], _locations(FIXTURE), onnx_version="0.0.0")
     assert result.patch == ""
     assert result.plan.left_out[0].reason == (
@@ -370,8 +382,8 @@ def test_a_tag_onnx_set_is_disputed_never_changed():
     result = suggest(FIXTURE, _suggestions(), _locations(FIXTURE), onnx_version="0.0.0")
     floor = [d for d in result.plan.disputed if d.suggestion.op == "Floor"]
     assert [(d.suggestion.parameter, d.disagreeing) for d in floor] == [
-        ("input X", votes("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
-        ("output Y", votes("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
+        (ref("input X"), votes("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
+        (ref("output Y"), votes("pytorch: gradient (x)", "onnxruntime: gradient (y)")),
     ]
     assert not [c for c in result.plan.changes if c.call.category != "Unknown"]
     assert "## Disputed (2)" in result.description
@@ -382,7 +394,7 @@ def test_a_tag_onnx_set_is_disputed_never_changed():
 
 
 def test_a_conflict_on_a_set_tag_is_disputed_with_both_sides():
-    s = Suggestion("", "Floor", 13, "input X", D, None, DISPUTED, votes("b: zero (x)"))
+    s = Suggestion("", "Floor", 13, ref("input X"), D, None, DISPUTED, votes("b: zero (x)"))
     s = replace(s, against=votes("a: gradient (y)"))
     (dispute,) = suggest(FIXTURE, [s], _locations(FIXTURE), onnx_version="0.0.0").plan.disputed
     assert (dispute.agreeing, dispute.disagreeing) == (
@@ -395,8 +407,8 @@ def test_a_touched_version_left_partly_tagged_says_why():
     result = suggest(FIXTURE, _suggestions(), _locations(FIXTURE), onnx_version="0.0.0")
     partial = {p.key[1:]: p.undefined for p in result.plan.partial}
     # Reshape-5's output has conflicting evidence; AveragePool's Y is a shared definition
-    assert partial[("Reshape", 5)] == (("output reshaped", "conflicting evidence"),)
-    assert partial[("AveragePool", 22)][0][0] == "output Y"
+    assert partial[("Reshape", 5)] == ((ref("output reshaped"), "conflicting evidence"),)
+    assert partial[("AveragePool", 22)][0][0] == ref("output Y")
     assert partial[("AveragePool", 22)][0][1].startswith("shared definition, not changed")
     assert partial[("Relu", 6)][0][1].startswith("differentiable (weak:")
     assert set(partial) == {("Reshape", 5), ("AveragePool", 22), ("Relu", 6), ("LpPool", 22)}
@@ -414,17 +426,17 @@ def test_whole_versions_touches_only_versions_it_completes(tmp_path):
     # Pool's input X is shared by both pools, both incomplete: neither is touched
     assert touched == {("Add", 14), ("Sub", 14), ("Clip", 13)}
     left = {(x.suggestion.op, x.suggestion.parameter): x.reason for x in result.plan.left_out}
-    assert left[("Reshape", "input data")] == (
+    assert left[("Reshape", ref("input data"))] == (
         "version not tagged completely (output reshaped: conflicting evidence)"
     )
     repo = _applied(tmp_path, result.patch)
     tags = _parsed_tags(repo)
-    assert tags[("Reshape", 5, "input data")] == "Unknown"
-    assert tags[("Clip", 13, "input min")] == "Differentiable"
+    assert tags[("Reshape", 5, ref("input data"))] == "Unknown"
+    assert tags[("Clip", 13, ref("input min"))] == "Differentiable"
 
 
 def test_newest_only_leaves_older_versions_alone():
-    newer = Suggestion("", "Relu", 14, "input X", U, D, STRONG, TWO_SOURCES)
+    newer = Suggestion("", "Relu", 14, ref("input X"), U, D, STRONG, TWO_SOURCES)
     result = suggest(
         FIXTURE,
         [*_suggestions(), newer],
@@ -450,8 +462,7 @@ def _fixture_model() -> Reference:
     """A model of the fixture's schemas, written by hand from the fixture."""
     shapes: dict[tuple[str, int], tuple[list[str], list[str]]] = {}
     for op, v, p, *_ in VERDICTS:
-        kind, name = p.split()
-        shapes.setdefault((op, v), ([], []))[kind == "output"].append(name)
+        shapes.setdefault((op, v), ([], []))[p.part is Part.OUTPUT].append(p.name)
     schemas = []
     for (op, v), (ins, outs) in sorted(shapes.items()):
         tag = D if op == "Floor" else U
@@ -534,7 +545,9 @@ def test_documents_that_differ_from_the_model_are_one_line(tmp_path):
 
 
 def test_the_description_stays_under_its_limit_and_names_the_full_table():
-    many = [Suggestion("", f"Op{i}", 1, "input X", U, D, STRONG, TWO_SOURCES) for i in range(300)]
+    many = [
+        Suggestion("", f"Op{i}", 1, ref("input X"), U, D, STRONG, TWO_SOURCES) for i in range(300)
+    ]
     result = suggest(FIXTURE, many, _locations(FIXTURE), onnx_version="0.0.0")
     full = describe(result.plan, STRONG, Provenance("0.0.0"))
     short = describe(result.plan, STRONG, Provenance("0.0.0"), limit=6000)
@@ -604,6 +617,30 @@ def test_cli_empty_patch_says_why_on_stderr(tmp_path, monkeypatch, capsys):
     assert (tmp_path / "p").read_text() == ""
     err = capsys.readouterr().err.splitlines()
     assert err[-1].startswith("gendoc: nothing to change: 0 suggestions left out, 0 below")
+
+
+def test_parameters_sort_as_the_table_writes_them():
+    """The CSV table sorts its rows by parameter: inputs first, then by name, which is the
+    order of their written text (``input Z`` before ``output A``, ``input a`` before
+    ``input a b``)."""
+    texts = ["output A", "input a b", "input Z", "input a", "output A_", "input _"]
+    refs = [ref(t) for t in texts]
+    assert [str(r) for r in sorted(refs)] == sorted(texts)
+    assert [str(r) for r in refs] == texts
+
+
+def test_cli_empty_patch_names_the_sources_that_could_not_run(tmp_path, monkeypatch, capsys):
+    import gendoc.suggest.installed_facts as evidence
+    from gendoc.evidence.sources import TORCH_MISSING, MissingSource
+
+    root = _cli_checkout(tmp_path, monkeypatch, [])
+    missing = MissingSource("pytorch", TORCH_MISSING)
+    monkeypatch.setattr(evidence, "evidence_sources", lambda: [missing])
+    assert main(["suggest", "--onnx-src", str(root), "--out", str(tmp_path / "p")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].endswith(
+        "0 disputed; pytorch unavailable: torch is not installed (see the description)"
+    )
 
 
 def test_without_torch_a_version_the_record_lacks_is_one_line(monkeypatch):
