@@ -19,7 +19,7 @@ import sys
 from gendoc.catalogs.schema_text import catalog_entries, coverage, schema_text
 from gendoc.collect.schemas import collect
 from gendoc.model.reference import domain_label
-from gendoc.present.resources import templates_root
+from gendoc.storage.resources import templates_root
 
 
 def _newest(reference, lang: str) -> None:

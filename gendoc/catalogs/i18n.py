@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from gendoc.catalogs.translated import check, fields, neutralised, substitute
 from gendoc.errors import UsageError
-from gendoc.present.resources import templates_root
+from gendoc.storage.resources import templates_root
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog

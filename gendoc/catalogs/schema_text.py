@@ -29,17 +29,34 @@ from babel.messages.catalog import Catalog
 
 from gendoc.catalogs.i18n import catalog_path, read_catalog, update_catalog, write_catalog
 from gendoc.model.reference import Reference, Schema, domain_label, labelled
-from gendoc.present.display import schema_source
-from gendoc.present.resources import templates_root
+from gendoc.storage.resources import templates_root
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+# A control character other than a line break or tab, or a character reference to any
+# control character (``&#13;``, ``&#xD;``, ``&NewLine;``...): Markdown readers decode a
+# reference into the character, and a carriage return in the HTML that GitHub reads
+# ends the HTML block the text is in.
+_SOURCE_CONTROL = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+    r"|&#0*(?:[0-9]|[12][0-9]|3[01]|12[7-9]|1[3-5][0-9])(?![0-9]);?"
+    r"|&#[xX]0*(?:[0-9a-fA-F]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])(?![0-9a-fA-F]);?"
+    r"|&(?:Tab|NewLine);"
+)
+
+
+def schema_source(text: str) -> str:
+    """Schema text as every guard after this sees it: line endings made ``\\n`` and every
+    other control character, raw or as a character reference, dropped."""
+    return _SOURCE_CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def paragraphs(text: str) -> list[str]:
     """The paragraphs of a schema text, as the catalogs key them.
 
     The text is cleaned and dedented as Markdown rendering sees it
-    (:func:`~gendoc.present.display.schema_source`, ``inspect.cleandoc``); blank lines
+    (:func:`schema_source`, ``inspect.cleandoc``); blank lines
     inside a fenced code block do not split it.
     """
     source = inspect.cleandoc(schema_source(text))

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass
 from enum import Enum
 from functools import partial
 from gettext import NullTranslations
+from pathlib import Path
 from typing import TypeVar
 
 from gendoc.catalogs.i18n import ENGLISH, N_, NP_
@@ -37,7 +38,7 @@ from gendoc.model.reference import (
     Reference,
     Schema,
 )
-from gendoc.model.snapshot import INSTALLED, load_reference
+from gendoc.model.snapshot import INSTALLED, load_snapshot
 from gendoc.model.text_changes import (
     PARAGRAPH_BREAK,
     bodies,
@@ -60,6 +61,21 @@ ANNOTATIONS_PER_LEVEL = 10
 """GitHub shows this many annotations of one level (error, warning, notice) per step."""
 
 _T = TypeVar("_T")
+
+
+def load_reference(source: str, schema_modules: Iterable[str] = ()) -> Reference:
+    """The Reference behind a ``gendoc diff`` argument: a snapshot file or ``installed``.
+
+    ``installed`` collects the onnx of this environment, after importing
+    ``schema_modules``, exactly as ``gendoc export`` would snapshot it. A
+    file that happens to be named ``installed`` can be given as
+    ``./installed``.
+    """
+    if source == INSTALLED:
+        from gendoc.collect import installed
+
+        return installed.reference(schema_modules, with_examples=False)
+    return load_snapshot(Path(source))
 
 
 def shown_annotations(items: Sequence[_T]) -> tuple[Sequence[_T], int]:

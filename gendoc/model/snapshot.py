@@ -316,20 +316,5 @@ def load_snapshot(path: Path) -> Reference:
         raise UsageError(" ".join(f"{path}: {exc}".splitlines())) from None
 
 
-def load_reference(source: str, schema_modules: Iterable[str] = ()) -> Reference:
-    """The Reference behind a ``gendoc diff`` argument: a snapshot file or ``installed``.
-
-    ``installed`` collects the onnx of this environment, after importing
-    ``schema_modules``, exactly as ``gendoc export`` would snapshot it. A
-    file that happens to be named ``installed`` can be given as
-    ``./installed``.
-    """
-    if source == INSTALLED:
-        from gendoc.collect import installed
-
-        return installed.reference(schema_modules, with_examples=False)
-    return load_snapshot(Path(source))
-
-
 if __name__ == "__main__":
     SCHEMA_FILE.write_text(json_schema_text(), encoding="utf-8")

@@ -12,10 +12,11 @@ is a plain identifier is left as it is, so the committed references do not
 change; anything else has every character that could open Markdown or HTML
 syntax written as a character reference), :func:`markupsafe.escape` inside
 HTML (:func:`element_text` where a template shared by the documents and the
-site writes them). Schema prose goes through :meth:`Display.schema_text`, which first cleans
-it (:func:`schema_source`: line endings normalised, control characters and
-references to them dropped, so nothing can end the HTML block it lands in) and
-renders it with :mod:`gendoc.present.schema_markdown` (through an allow-list, never as
+site writes them). Schema prose goes through :meth:`Display.schema_text`, which
+first cleans it (:func:`~gendoc.catalogs.schema_text.schema_source`: line
+endings normalised, control characters and references to them dropped, so
+nothing can end the HTML block it lands in) and renders it with
+:mod:`gendoc.present.schema_markdown` (through an allow-list, never as
 raw HTML; remembered across runs by :mod:`gendoc.present.schema_html`).
 """
 
@@ -26,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable
 from itertools import groupby
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from jinja2 import pass_eval_context
@@ -34,6 +35,7 @@ from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
 from gendoc.catalogs.i18n import N_, NP_, translated_args
+from gendoc.catalogs.schema_text import SchemaText, schema_source
 from gendoc.catalogs.translated import substitute
 from gendoc.model.reference import (
     Attribute,
@@ -45,9 +47,6 @@ from gendoc.model.reference import (
 )
 from gendoc.model.stats import tally
 from gendoc.present import schema_html
-
-if TYPE_CHECKING:
-    from gendoc.catalogs.schema_text import SchemaText
 
 TAGS = {
     Differentiability.DIFFERENTIABLE: N_("differentiable"),
@@ -100,18 +99,6 @@ def _reference(match: re.Match[str]) -> str:
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 
-# A control character other than a line break or tab, or a character reference to any
-# control character (``&#13;``, ``&#xD;``, ``&NewLine;``...): Markdown readers decode a
-# reference into the character, and a carriage return in the HTML that GitHub reads
-# ends the HTML block the text is in.
-_SOURCE_CONTROL = re.compile(
-    r"[\x00-\x08\x0b-\x1f\x7f-\x9f]"
-    r"|&#0*(?:[0-9]|[12][0-9]|3[01]|12[7-9]|1[3-5][0-9])(?![0-9]);?"
-    r"|&#[xX]0*(?:[0-9a-fA-F]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])(?![0-9a-fA-F]);?"
-    r"|&(?:Tab|NewLine);"
-)
-
-
 ONNX_DOCS = "https://github.com/onnx/onnx/blob/{ref}/docs/"
 
 
@@ -158,12 +145,6 @@ def element_text(context: EvalContext, text: object) -> Markup:
     bytes it had when each layout wrote the name itself.
     """
     return escape(text) if context.autoescape else html_text(text)
-
-
-def schema_source(text: str) -> str:
-    """Schema text as every guard after this sees it: line endings made ``\\n`` and every
-    other control character, raw or as a character reference, dropped."""
-    return _SOURCE_CONTROL.sub("", text.replace("\r\n", "\n").replace("\r", "\n"))
 
 
 def table_cell(text: object) -> Markup:

@@ -26,9 +26,9 @@ from gendoc.errors import UsageError
 from gendoc.model.reference import Reference
 from gendoc.present import schema_html
 from gendoc.present.display import Display
-from gendoc.present.resources import templates_root
 from gendoc.present.styles import STYLES
 from gendoc.storage.cache import template_cache
+from gendoc.storage.resources import templates_root
 
 UNDEFINED_MODES = ("tag", "statement")
 

@@ -339,7 +339,7 @@ def render_text(text: str, base: str) -> str:
     A blank line would end the surrounding HTML block on GitHub and let the
     rest be parsed as Markdown again; an empty comment keeps the line empty
     to the eye, inside ``<pre>`` too. ``text`` comes cleaned of control
-    characters (:func:`gendoc.present.display.schema_source`); any the parser makes
+    characters (:func:`gendoc.catalogs.schema_text.schema_source`); any the parser makes
     (a percent-encoded one in a link's text, say) is dropped from the HTML,
     since a carriage return there would end the block just as well.
     """

@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from gendoc.collect import installed
-from gendoc.present.resources import templates_root
 from gendoc.site.pages import SiteContent, static_findings
 from gendoc.storage.cache import fingerprint
+from gendoc.storage.resources import templates_root
 
 
 def templates_key(templates: Path | None) -> str:

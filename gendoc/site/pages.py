@@ -36,7 +36,6 @@ from gendoc.model.reference import Operator, Reference, Schema
 from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
 from gendoc.present.render import template_errors
-from gendoc.present.resources import templates_root
 from gendoc.site import coverage, evidence_pages, opsets, tags
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
@@ -44,6 +43,7 @@ from gendoc.site.parts import Parts, folder_of
 from gendoc.site.paths import PagePaths
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
+from gendoc.storage.resources import templates_root
 
 OPERATORS_INDEX = "operators/index.md"
 COVERAGE_PAGE = "coverage.md"

@@ -57,7 +57,6 @@ from mkdocs.utils.templates import TemplateContext
 from gendoc.catalogs.i18n import LANGUAGES, translations
 from gendoc.errors import GendocError
 from gendoc.present import schema_html
-from gendoc.present.resources import templates_root
 from gendoc.site.build_cache import (
     Store,
     content_key,
@@ -83,6 +82,7 @@ from gendoc.site.search_index import index_site
 from gendoc.site.search_ui import panel_attributes, write_terms
 from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
+from gendoc.storage.resources import templates_root
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)

@@ -32,7 +32,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from gendoc.present.resources import templates_root
+from gendoc.storage.resources import templates_root
 
 # The language code each segmented language is indexed under. Pagefind cuts the text of a
 # language whose code is or canonicalises to zh, ja or th (``cmn`` does, to zh) into words

@@ -162,7 +162,7 @@ def test_markup_the_msgid_lacks_becomes_character_references() -> None:
 def test_the_shipped_catalogs_are_shown_exactly_as_written() -> None:
     from babel.messages.pofile import read_po
 
-    from gendoc.present.resources import templates_root
+    from gendoc.storage.resources import templates_root
 
     with catalog_path(templates_root(), "zh").open("rb") as f:
         shipped = read_po(f)
@@ -198,8 +198,8 @@ GD008 = "every floating-point parameter is undefined: {params}"
 WITH_TEMPLATES_ROOT = """
 import sys
 from pathlib import Path
-import gendoc.present.resources
-gendoc.present.resources.templates_root = lambda: Path(sys.argv[1])
+import gendoc.storage.resources
+gendoc.storage.resources.templates_root = lambda: Path(sys.argv[1])
 from gendoc.cli import main
 sys.exit(main(sys.argv[2:]))
 """
@@ -209,7 +209,7 @@ def _edited_templates(tmp_path: Path, msgid: str, msgstr: str) -> Path:
     """gendoc's templates folder with one translation of its Chinese catalog replaced."""
     from babel.messages.pofile import read_po
 
-    from gendoc.present.resources import templates_root
+    from gendoc.storage.resources import templates_root
 
     root = tmp_path / "templates"
     for child in templates_root().iterdir():

@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 
 from gendoc.cli import main
+from gendoc.commands.diff import load_reference
 from gendoc.errors import UsageError
 from gendoc.model.reference import (
     Attribute,
@@ -26,7 +27,6 @@ from gendoc.model.snapshot import (
     dumps,
     from_data,
     json_schema_text,
-    load_reference,
     load_snapshot,
 )
 from tests.helpers import run_gendoc
