@@ -115,11 +115,20 @@ class SiteContent:
     _envs: dict[str, jinja2.Environment] = field(default_factory=dict, repr=False)
     _footers: dict[str, Markup] = field(default_factory=dict, repr=False)
     _opsets: dict[str, tuple[opsets.Opset, ...]] = field(default_factory=dict, repr=False)
+    _permalink_titles: dict[str, str] = field(default_factory=dict, repr=False)
 
     def env(self, lang: str) -> jinja2.Environment:
         if lang not in self._envs:
             self._envs[lang] = environment(self.templates, lang, self.reference.onnx_version)
         return self._envs[lang]
+
+    def permalink_title(self, lang: str) -> str:
+        """The headings' permanent-link tooltip of a language, looked up once: loading a
+        language's catalogs for each of its few hundred HTML pages took a second in Chinese."""
+        if lang not in self._permalink_titles:
+            labels = translations(lang, self.templates)
+            self._permalink_titles[lang] = labels.gettext(PERMALINK_TITLE)
+        return self._permalink_titles[lang]
 
     @cached_property
     def findings_by_operator(self) -> dict[tuple[str, str], list[Finding]]:
@@ -195,8 +204,7 @@ class SiteContent:
             with template_errors():
                 template = self.env(lang).get_template(spec.template)
                 if spec.template.endswith(".html.j2"):
-                    title = translations(lang, self.templates).gettext(PERMALINK_TITLE)
-                    headings = Headings(title)
+                    headings = Headings(self.permalink_title(lang))
                     parts = Parts(folder_of(spec.path, self.directory_urls))
                     text = template.render(self._context(spec, lang, headings, parts))
                     rendered = headings.finish(text)
