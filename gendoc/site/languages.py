@@ -75,10 +75,11 @@ def _quiet_build_summaries(record: logging.LogRecord) -> bool:
     return not record.getMessage().startswith(("Documentation built in", "Building documentation"))
 
 
-def start(config: MkDocsConfig, i18n: Any, finish: Callable[[], None]) -> Worker | None:
+def start(config: MkDocsConfig, i18n: Any, finish: Callable[[list[str]], None]) -> Worker | None:
     """Fork a child that builds every language but ``i18n``'s current one, or return None
-    when there is no other language. ``finish`` runs in the child after its builds (it
-    stores what they rendered), before it exits."""
+    when there is no other language. ``finish`` runs in the child after its builds, given
+    their languages (it stores what they rendered and indexes their pages), before it
+    exits."""
     first = i18n.current_language
     others = [locale for locale in i18n.build_languages if locale != first]
     if not others:
@@ -91,7 +92,7 @@ def start(config: MkDocsConfig, i18n: Any, finish: Callable[[], None]) -> Worker
     code = 1
     try:
         _build(config, i18n, others)
-        finish()
+        finish(others)
         code = 0
     except BaseException as exc:  # the child must never return into the parent's build
         log.error(f"gendoc: the build of {', '.join(others)} failed: {exc}")

@@ -24,8 +24,9 @@ The i18n plugin runs the other languages' builds inside the first build's
 process instead, beside the first language (:mod:`gendoc.site.languages`).
 Either way each language keeps its own ``404.html`` (mkdocs writes it at the
 site's root in every build: the first language's stays there, the others go
-into their folders), and once every language is written Pagefind indexes the
-finished HTML, one index per ``<html lang>``.
+into their folders), and each process has Pagefind index the pages of the
+languages it built, one index per ``<html lang>``; the first joins the
+parts once every language is written (:mod:`gendoc.site.search_index`).
 
 What a build made is kept for the next one: the generated pages, their
 Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
@@ -78,7 +79,7 @@ from gendoc.site.pages import (
 )
 from gendoc.site.parts import write_parts
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, serve_html
-from gendoc.site.search_index import index_site
+from gendoc.site.search_index import Pages, bundle_folder, index_pages, merge_bundles
 from gendoc.site.search_ui import panel_attributes, write_terms
 from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
@@ -129,6 +130,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """The domain index the navigation marks while one of its operator pages is written."""
     parts: dict[str, tuple[tuple[str, str], ...]]
     """The parts of the pages read and not written yet, by ``src_uri`` (see :mod:`.parts`)."""
+    first_language = ""
+    """The language of the outermost build: the one at the site's root."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -150,6 +153,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if self.builds_open == 0:
+            self.first_language = config.theme["language"]
             self.stores = []
             self.texts = contextlib.ExitStack()
             self.texts.enter_context(schema_html.remembered())
@@ -201,6 +205,12 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         for store in self.stores[built_before:]:
             store.save()
 
+    def _worker_done(self, site: Path, built_before: int, languages: list[str]) -> None:
+        """In the worker, its builds over: save their stores and index their folders."""
+        self._save_stores(built_before)
+        for lang in languages:
+            index_pages(site, self.cache, Pages(lang, lang))
+
     @event_priority(-50)  # before the i18n plugin (-100) would build the other languages
     def _leave_languages_to_worker(self, config: MkDocsConfig) -> None:
         if self.builds_open == 1 and self.worker is not None:
@@ -213,14 +223,22 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if self.builds_open > 0:
             return
         self._save_stores()
-        self._write_operator_names(Path(config.site_dir) / OPERATOR_NAMES)
-        write_terms(Path(config.site_dir))
+        site = Path(config.site_dir)
+        self._write_operator_names(site / OPERATOR_NAMES)
+        write_terms(site)
+        i18n = self._i18n(config)
+        others = [] if i18n is None else sorted(set(i18n.build_languages) - {self.first_language})
         try:
-            if self.worker is not None:
+            first = Pages(self.first_language, skip=frozenset(others))
+            bundles = [index_pages(site, self.cache, first)]
+            if self.worker is not None:  # it indexed its languages before it exited
                 worker, self.worker = self.worker, None
-                self._i18n(config).building = False
+                i18n.building = False
                 worker.wait()
-            index_site(Path(config.site_dir), self.cache)
+                bundles += [bundle_folder(site, lang) for lang in worker.languages]
+            else:
+                bundles += [index_pages(site, self.cache, Pages(lang, lang)) for lang in others]
+            merge_bundles(site, bundles)
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
 
@@ -231,7 +249,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         """Fork the other languages' build, when this is ``mkdocs build``'s first language."""
         i18n = self._i18n(config)
         if self.builds_open == 1 and self.command == "build" and i18n is not None and may_fork():
-            self.worker = start(config, i18n, partial(self._save_stores, len(self.stores)))
+            finish = partial(self._worker_done, Path(config.site_dir), len(self.stores))
+            self.worker = start(config, i18n, finish)
         return nav
 
     @staticmethod

@@ -41,6 +41,16 @@ marked page is indexed as Pagefind does by default, every page's ``<body>``.
 Pagefind reads a copy of the site's pages, not the pages themselves: a
 Chinese page's copy has its words spaced apart and its language renamed (see
 :mod:`gendoc.site.search_words`), the other pages are linked in as they are.
+
+A site can be indexed in parts (:class:`Pages`, one per language folder), each
+part into a bundle of its own, which :func:`merge_bundles` then joins into
+the site's. Pagefind keeps each language's index in files of its own and
+writes the same shared files (scripts, wasm) whatever pages it reads, so the
+joined bundle is the bundle one run over the whole site writes, byte for byte
+(a test compares them). The parts let the site's build index each language in
+the process that built it, while the other process still builds its own:
+spacing the Chinese pages and Pagefind's run took three and a half seconds
+after both languages were written; each part is kept and restored on its own.
 """
 
 from __future__ import annotations
@@ -55,6 +65,8 @@ import stat
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 
@@ -97,16 +109,44 @@ PAGEFIND_UNUSED = (
 _HTML_LANG = re.compile(rb'<html lang="([^"]*)"')
 
 
-def scan_site(site: Path) -> tuple[str, bool]:
-    """:func:`html_key` of ``site``, and whether any of its pages marks its text for Pagefind."""
+@dataclass(frozen=True)
+class Pages:
+    """The pages of a site one Pagefind run indexes: every HTML page under ``folder`` ("" for
+    the whole site), but those under the top-level folders ``skip`` and Pagefind's bundle."""
+
+    name: str
+    """Names the part's bundle while it waits to be merged, and its kept bundle."""
+    folder: str = ""
+    skip: frozenset[str] = frozenset()
+
+    def paths(self, site: Path) -> Iterator[Path]:
+        """The part's pages, in a fixed order; a skipped folder is not even listed (another
+        process may be writing it)."""
+        for top, folders, files in os.walk(site / self.folder):
+            if Path(top) == site:
+                folders[:] = [f for f in folders if f != BUNDLE and f not in self.skip]
+            folders.sort()
+            for name in sorted(files):
+                if name.endswith(".html"):
+                    yield Path(top, name)
+
+
+WHOLE_SITE = Pages("site")
+
+
+def bundle_folder(site: Path, name: str) -> Path:
+    """Where the bundle of the part ``name`` waits to be merged: beside the site, never in it."""
+    return site.parent / f".{site.name}-{BUNDLE}-{name}"
+
+
+def scan_site(site: Path, pages: Pages = WHOLE_SITE) -> tuple[str, bool]:
+    """:func:`html_key` of ``pages``, and whether any of them marks its text for Pagefind."""
     args = (*ROOT_ARGS, *PAGEFIND_ARGS)
     words = Segmenter.key()
     digest = hashlib.sha256(f"pagefind {version('pagefind')} {args} {words}\n".encode())
     marked = False
     mark = BODY_MARK.encode()
-    for path in sorted(site.rglob("*.html")):
-        if BUNDLE in path.relative_to(site).parts[:1]:
-            continue
+    for path in pages.paths(site):
         data = path.read_bytes()
         marked = marked or mark in data
         digest.update(f"{path.relative_to(site).as_posix()}\0".encode())
@@ -114,16 +154,23 @@ def scan_site(site: Path) -> tuple[str, bool]:
     return digest.hexdigest()[:32], marked
 
 
-def html_key(site: Path) -> str:
-    """A hash of every HTML file of ``site`` (path and bytes), Pagefind's version and arguments."""
-    return scan_site(site)[0]
+def html_key(site: Path, pages: Pages = WHOLE_SITE) -> str:
+    """A hash of the HTML files of ``pages`` (path and bytes), Pagefind's version and
+    arguments."""
+    return scan_site(site, pages)[0]
 
 
 def index_site(site: Path, cache: Path | None) -> None:
-    """Write ``site/pagefind``: restored from ``cache`` when the HTML is unchanged, else run."""
-    kept = cache / "search-index" if cache else None
-    key, marked = scan_site(site)
-    target = site / BUNDLE
+    """Write ``site/pagefind``, the index of every page, in one part."""
+    merge_bundles(site, [index_pages(site, cache, WHOLE_SITE)])
+
+
+def index_pages(site: Path, cache: Path | None, pages: Pages) -> Path:
+    """The bundle of ``pages``, in :func:`bundle_folder`: restored from ``cache`` when their
+    HTML is unchanged, else indexed."""
+    kept = cache / "search-index" / pages.name if cache else None
+    key, marked = scan_site(site, pages)
+    target = bundle_folder(site, pages.name)
     shutil.rmtree(target, ignore_errors=True)  # links to a kept bundle: never written into
     if kept is not None and (kept / key).is_dir():
         try:
@@ -134,23 +181,61 @@ def index_site(site: Path, cache: Path | None) -> None:
                     copy_function=_share,
                     ignore=shutil.ignore_patterns(MANIFEST),
                 )
-                return
+                return target
         except (OSError, ValueError):  # removed meanwhile, or a damaged manifest
             pass
         shutil.rmtree(target, ignore_errors=True)  # a damaged bundle is indexed again
-    run_pagefind(site, marked)
+    run_pagefind(site, pages, marked, target)
     if kept is not None:
         _keep(target, kept, key)
+    return target
 
 
-def run_pagefind(site: Path, marked: bool) -> None:
-    """Index ``site`` into ``site/pagefind``, only its marked text if ``marked`` (see above)."""
+def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
+    """Join the parts' ``bundles`` into ``site/pagefind`` (their files linked), and remove them.
+
+    The files two parts share must be the same bytes; the entry lists every part's
+    languages, sorted, so that it does not depend on how the site was split."""
+    target = site / BUNDLE
+    shutil.rmtree(target, ignore_errors=True)
+    entry: dict | None = None
+    languages: dict = {}
+    for bundle in bundles:
+        data = json.loads((bundle / ENTRY).read_text(encoding="utf-8"))
+        languages.update(data["languages"])
+        if entry is not None and {**data, "languages": None} != {**entry, "languages": None}:
+            raise GendocError(f"pagefind: {bundle.name} was written by another Pagefind run")
+        entry = data
+        for path in sorted(bundle.rglob("*")):
+            if path.is_dir() or path.name in (ENTRY, MANIFEST):
+                continue
+            placed = target / path.relative_to(bundle)
+            if placed.exists():
+                if placed.read_bytes() != path.read_bytes():
+                    raise GendocError(f"pagefind: two parts of the site differ in {placed.name}")
+                continue
+            placed.parent.mkdir(parents=True, exist_ok=True)
+            _share(str(path), str(placed))
+    if entry is not None:
+        (target / ENTRY).write_text(_entry_text(entry, languages), encoding="utf-8")
+    for bundle in bundles:
+        shutil.rmtree(bundle, ignore_errors=True)
+
+
+def _entry_text(entry: dict, languages: dict) -> str:
+    """``pagefind-entry.json`` with ``languages`` sorted (Pagefind lists them in the order of
+    a hash map, which changes from run to run)."""
+    data = {**entry, "languages": dict(sorted(languages.items()))}  # keeps the key's place
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def run_pagefind(site: Path, pages: Pages, marked: bool, bundle: Path) -> None:
+    """Index ``pages`` of ``site`` into ``bundle``, only their marked text if ``marked``."""
     root = ROOT_ARGS if marked else ()
-    bundle = site / BUNDLE
     segmenter = Segmenter()
     source = Path(tempfile.mkdtemp(dir=site.parent, prefix=f".{site.name}-search-"))
     try:
-        segmented = _search_copy(site, source, segmenter)
+        segmented = _search_copy(site, pages, source, segmenter)
         done = subprocess.run(
             [
                 *pagefind_command(),
@@ -172,9 +257,8 @@ def run_pagefind(site: Path, marked: bool) -> None:
             path.unlink()
     entry = bundle / ENTRY
     data = json.loads(entry.read_text(encoding="utf-8"))
-    data["languages"] = dict(sorted(data["languages"].items()))
     sorted_entry = entry.with_name(f".{ENTRY}")
-    sorted_entry.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")), "utf-8")
+    sorted_entry.write_text(_entry_text(data, data["languages"]), "utf-8")
     sorted_entry.replace(entry)
     vocabulary = sorted(word for word in segmenter.words if len(word) > 1)
     for code in segmented:
@@ -182,15 +266,13 @@ def run_pagefind(site: Path, marked: bool) -> None:
         (bundle / VOCABULARY.format(code=code)).write_text(text, encoding="utf-8")
 
 
-def _search_copy(site: Path, source: Path, segmenter: Segmenter) -> set[str]:
-    """Every HTML page of ``site`` into ``source``, as Pagefind is to read it: a page of a
+def _search_copy(site: Path, pages: Pages, source: Path, segmenter: Segmenter) -> set[str]:
+    """``pages`` of ``site`` into ``source``, as Pagefind is to read them: a page of a
     language in :data:`INDEX_LANGUAGES` with its Chinese words spaced and its language
     renamed, any other linked. Returns the index languages of the pages so rewritten."""
     segmented: set[str] = set()
-    for path in sorted(site.rglob("*.html")):
+    for path in pages.paths(site):
         relative = path.relative_to(site)
-        if BUNDLE in relative.parts[:1]:
-            continue
         target = source / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         data = path.read_bytes()

@@ -18,7 +18,16 @@ import pytest
 pytest.importorskip("pagefind")
 
 from gendoc.site import search_index
-from gendoc.site.search_index import BUNDLE, ENTRY, MANIFEST, index_site
+from gendoc.site.search_index import (
+    BUNDLE,
+    ENTRY,
+    MANIFEST,
+    Pages,
+    bundle_folder,
+    index_pages,
+    index_site,
+    merge_bundles,
+)
 
 PAGES = {
     "index.html": ("en", "Home", "Welcome to the reference."),
@@ -100,6 +109,29 @@ def test_only_the_marked_text_of_each_page_is_indexed_under_the_page_url(tmp_pat
     )  # the site's own page is untouched
 
 
+def test_a_site_indexed_by_language_gets_the_bundle_of_one_run_over_it(tmp_path: Path) -> None:
+    """The site's build indexes each language folder on its own (the Chinese one in the
+    process that built it) and joins the parts: the same bytes as Pagefind's one run over
+    every page, entry and vocabulary included, and no part left beside the site."""
+    whole = make_site(tmp_path / "whole")
+    index_site(whole, None)
+
+    site = make_site(tmp_path / "site")
+    english = Pages("en", skip=frozenset({"zh"}))
+    assert [p.relative_to(site).as_posix() for p in english.paths(site)] == [
+        "404.html",
+        "index.html",
+        "operators/Add.html",
+    ]
+    bundles = [index_pages(site, None, english), index_pages(site, None, Pages("zh", "zh"))]
+    assert bundles == [bundle_folder(site, "en"), bundle_folder(site, "zh")]
+    assert all(bundle.parent == tmp_path for bundle in bundles)  # beside the site, not in it
+    merge_bundles(site, bundles)
+
+    assert every_file(site / BUNDLE) == every_file(whole / BUNDLE)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "whole"]
+
+
 def test_a_site_marking_no_text_is_indexed_whole(tmp_path: Path) -> None:
     """Pagefind's own rule without the marking: every page's <body>, the 404 page's too."""
     site = make_site(tmp_path / "site", marked=False)
@@ -116,7 +148,7 @@ def test_a_restored_index_is_the_bundle_a_run_writes_and_shares_its_files(
     first = make_site(tmp_path / "first")
     index_site(first, cache)
     written = every_file(first / BUNDLE)
-    (kept,) = (cache / "search-index").iterdir()
+    (kept,) = (cache / "search-index" / "site").iterdir()
     assert every_file(kept) == {**written, MANIFEST: (kept / MANIFEST).read_bytes()}
 
     again = make_site(tmp_path / "again")
@@ -125,13 +157,13 @@ def test_a_restored_index_is_the_bundle_a_run_writes_and_shares_its_files(
 
     restored = make_site(tmp_path / "restored")
 
-    def no_run(site: Path, marked: bool) -> None:
+    def no_run(*args: object) -> None:
         pytest.fail("Pagefind ran for a site the cache holds the index of")
 
     monkeypatch.setattr(search_index, "run_pagefind", no_run)
     index_site(restored, cache)
     assert every_file(restored / BUNDLE) == written
-    assert (restored / BUNDLE / ENTRY).samefile(kept / ENTRY)
+    assert (restored / BUNDLE / "pagefind.js").samefile(kept / "pagefind.js")
 
 
 def test_a_cache_on_another_file_system_gets_copies(
@@ -145,10 +177,10 @@ def test_a_cache_on_another_file_system_gets_copies(
     first, restored = make_site(tmp_path / "first"), make_site(tmp_path / "restored")
     index_site(first, cache)
     index_site(restored, cache)
-    (kept,) = (cache / "search-index").iterdir()
+    (kept,) = (cache / "search-index" / "site").iterdir()
     kept_files = {k: v for k, v in every_file(kept).items() if k != MANIFEST}
     assert every_file(restored / BUNDLE) == kept_files == every_file(first / BUNDLE)
-    assert not (restored / BUNDLE / ENTRY).samefile(kept / ENTRY)
+    assert not (restored / BUNDLE / "pagefind.js").samefile(kept / "pagefind.js")
 
 
 def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
@@ -158,7 +190,7 @@ def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
     first, restored = make_site(tmp_path / "first"), make_site(tmp_path / "restored")
     index_site(first, cache)
     index_site(restored, cache)
-    (kept,) = (cache / "search-index").iterdir()
+    (kept,) = (cache / "search-index" / "site").iterdir()
     before = every_file(kept)
 
     shutil.rmtree(first / BUNDLE)
@@ -168,7 +200,7 @@ def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
         index_site(site, None)
         assert "total" in fragments(site)["/operators/Add.html"]["content"]
         assert every_file(kept) == before
-    assert os.listdir(cache / "search-index") == [kept.name]
+    assert os.listdir(cache / "search-index" / "site") == [kept.name]
 
 
 @pytest.mark.parametrize("damage", ["changed", "cut short", "removed", "added", "no manifest"])
@@ -179,7 +211,7 @@ def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, dama
     first = make_site(tmp_path / "first")
     index_site(first, cache)
     written = every_file(first / BUNDLE)
-    (kept,) = (cache / "search-index").iterdir()
+    (kept,) = (cache / "search-index" / "site").iterdir()
     script = kept / "pagefind.js"
     if damage == "changed":
         script.write_text("alert('planted')")  # through the link: the first site's too
@@ -194,5 +226,5 @@ def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, dama
     restored = make_site(tmp_path / "restored")
     index_site(restored, cache)
     assert every_file(restored / BUNDLE) == written
-    (healed,) = (cache / "search-index").iterdir()
+    (healed,) = (cache / "search-index" / "site").iterdir()
     assert every_file(healed) == {**written, MANIFEST: (healed / MANIFEST).read_bytes()}

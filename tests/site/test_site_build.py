@@ -28,7 +28,7 @@ from gendoc.audit import audit_reference
 from gendoc.collect.schemas import collect
 from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
-from gendoc.site.search_index import html_key
+from gendoc.site.search_index import Pages, html_key
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("en", "zh")
@@ -250,8 +250,10 @@ def test_a_rebuild_from_the_cache_writes_the_same_bytes(
     first build filled (it is not written again: nothing was missing), and no byte differs."""
     (folder,) = site_cache.glob("site-*")
     stores = [folder / f"pages-{lang}.json" for lang in LANGUAGES]
-    (index,) = (folder / "search-index").iterdir()
-    assert index.name == html_key(site)
+    # One kept bundle per language, each named after the HTML of that language's pages.
+    parts = {"en": Pages("en", skip=frozenset({"zh"})), "zh": Pages("zh", "zh")}
+    kept = {lang: [p.name for p in (folder / "search-index" / lang).iterdir()] for lang in parts}
+    assert kept == {lang: [html_key(site, pages)] for lang, pages in parts.items()}
     for store in stores:  # every operator's page (HTML), and the Markdown pages' conversions
         entries = json.loads(store.read_text(encoding="utf-8")).values()
         assert len([e for e in entries if isinstance(e, list)]) > len(onnx_operators())
@@ -262,7 +264,9 @@ def test_a_rebuild_from_the_cache_writes_the_same_bytes(
 
     assert done.returncode == 0, done.stderr
     assert [store.stat().st_mtime_ns for store in stores] == written
-    assert [p.name for p in (folder / "search-index").iterdir()] == [index.name]
+    assert {
+        lang: [p.name for p in (folder / "search-index" / lang).iterdir()] for lang in parts
+    } == kept
     cold, warm = every_file(site), every_file(tmp_path / "warm")
     assert sorted(warm) == sorted(cold)
     assert [name for name in sorted(cold) if cold[name] != warm[name]] == []
