@@ -28,6 +28,7 @@ from gendoc.audit import audit_reference
 from gendoc.collect.schemas import collect
 from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
+from gendoc.site.parts import INLINE_BELOW
 from gendoc.site.search_index import Pages, html_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -455,7 +456,7 @@ def test_operator_pages_show_onnx_examples_as_code(site: Path, lang: str) -> Non
     from gendoc.collect.examples import examples_of, onnx_folder, read_examples
 
     examples = examples_of(read_examples(onnx_folder()), ml=True)
-    shown = 0
+    shown = inline = 0
     for (domain, name), _ in onnx_operators().items():
         found = examples.get(name, ())
         if domain or not found:
@@ -465,11 +466,18 @@ def test_operator_pages_show_onnx_examples_as_code(site: Path, lang: str) -> Non
         assert f'id="examples">{EXAMPLES_HEADING[lang]}' in html, name
         for n, example in enumerate(found, 1):
             assert f"<summary><code>{escape(example.summary)}</code></summary>" in html
-            assert f'data-gd-part="{name}.parts/example-{n}.htm"' in html, name
             code = f'<code class="language-python">{escape(example.code)}</code>'
-            assert code in part(site, lang, path, f"example-{n}"), (name, example.summary)
+            fetched = f'data-gd-part="{name}.parts/example-{n}.htm"'
+            if len(code) < INLINE_BELOW - len('<pre class="gd-code"></pre>'):
+                assert code in html and fetched not in html, (name, example.summary)
+                inline += 1
+            else:
+                assert fetched in html, name
+                assert code not in html
+                assert code in part(site, lang, path, f"example-{n}"), (name, example.summary)
             shown += 1
     assert shown > 500
+    assert 0.5 < inline / shown < 0.9  # most are short enough to stay in the page
 
 
 def test_function_bodies_are_onnx_printer_text(site: Path) -> None:
