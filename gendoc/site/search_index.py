@@ -194,18 +194,24 @@ def index_pages(site: Path, cache: Path | None, pages: Pages) -> Path:
 def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
     """Join the parts' ``bundles`` into ``site/pagefind`` (their files linked), and remove them.
 
-    The files two parts share must be the same bytes; the entry lists every part's
-    languages, sorted, so that it does not depend on how the site was split."""
+    Every part's entry is read before the site's bundle is touched, so a missing part
+    leaves the site as it was. The files two parts share must be the same bytes; the entry
+    lists every part's languages, sorted, so that it does not depend on how the site was
+    split."""
+    entries = []
+    for bundle in bundles:
+        try:
+            entries.append(json.loads((bundle / ENTRY).read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise GendocError(f"pagefind: no index in {bundle.name}: {exc}") from None
+    languages: dict = {}
+    for bundle, data in zip(bundles, entries, strict=True):
+        languages.update(data["languages"])
+        if {**data, "languages": None} != {**entries[0], "languages": None}:
+            raise GendocError(f"pagefind: {bundle.name} was written by another Pagefind run")
     target = site / BUNDLE
     shutil.rmtree(target, ignore_errors=True)
-    entry: dict | None = None
-    languages: dict = {}
     for bundle in bundles:
-        data = json.loads((bundle / ENTRY).read_text(encoding="utf-8"))
-        languages.update(data["languages"])
-        if entry is not None and {**data, "languages": None} != {**entry, "languages": None}:
-            raise GendocError(f"pagefind: {bundle.name} was written by another Pagefind run")
-        entry = data
         for path in sorted(bundle.rglob("*")):
             if path.is_dir() or path.name in (ENTRY, MANIFEST):
                 continue
@@ -216,8 +222,8 @@ def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
                 continue
             placed.parent.mkdir(parents=True, exist_ok=True)
             _share(str(path), str(placed))
-    if entry is not None:
-        (target / ENTRY).write_text(_entry_text(entry, languages), encoding="utf-8")
+    if entries:
+        (target / ENTRY).write_text(_entry_text(entries[0], languages), encoding="utf-8")
     for bundle in bundles:
         shutil.rmtree(bundle, ignore_errors=True)
 

@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("pagefind")
 
+from gendoc.errors import GendocError
 from gendoc.site import search_index
 from gendoc.site.search_index import (
     BUNDLE,
@@ -228,3 +229,15 @@ def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, dama
     assert every_file(restored / BUNDLE) == written
     (healed,) = (cache / "search-index" / "site").iterdir()
     assert every_file(healed) == {**written, MANIFEST: (healed / MANIFEST).read_bytes()}
+
+
+def test_a_missing_part_is_one_error_and_leaves_no_index(tmp_path: Path) -> None:
+    """A part whose bundle is not there (its process stopped before indexing) is one line
+    naming it, not a traceback, and the site's index is left as it was."""
+    site = make_site(tmp_path / "site")
+    index_site(site, None)
+    before = every_file(site / BUNDLE)
+    english = index_pages(site, None, Pages("en", skip=frozenset({"zh"})))
+    with pytest.raises(GendocError, match=r"^pagefind: no index in \.site-pagefind-zh: "):
+        merge_bundles(site, [english, bundle_folder(site, "zh")])
+    assert every_file(site / BUNDLE) == before
