@@ -231,7 +231,7 @@ def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, dama
     assert every_file(healed) == {**written, MANIFEST: (healed / MANIFEST).read_bytes()}
 
 
-def test_a_missing_part_is_one_error_and_leaves_no_index(tmp_path: Path) -> None:
+def test_a_missing_part_is_one_error_and_the_index_is_kept(tmp_path: Path) -> None:
     """A part whose bundle is not there (its process stopped before indexing) is one line
     naming it, not a traceback, and the site's index is left as it was."""
     site = make_site(tmp_path / "site")
