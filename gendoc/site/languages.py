@@ -75,15 +75,12 @@ def _quiet_build_summaries(record: logging.LogRecord) -> bool:
     return not record.getMessage().startswith(("Documentation built in", "Building documentation"))
 
 
-def start(config: MkDocsConfig, i18n: Any, finish: Callable[[list[str]], None]) -> Worker | None:
-    """Fork a child that builds every language but ``i18n``'s current one, or return None
-    when there is no other language. ``finish`` runs in the child after its builds, given
-    their languages (it stores what they rendered and indexes their pages), before it
-    exits."""
-    first = i18n.current_language
-    others = [locale for locale in i18n.build_languages if locale != first]
-    if not others:
-        return None
+def start(
+    config: MkDocsConfig, i18n: Any, others: list[str], finish: Callable[[list[str]], None]
+) -> Worker:
+    """Fork a child that builds the languages ``others`` (every one but ``i18n``'s current
+    one). ``finish`` runs in the child after its builds, given their languages (it stores
+    what they rendered and indexes their pages), before it exits."""
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
     pid = os.fork()

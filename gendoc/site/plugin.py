@@ -37,6 +37,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -79,7 +81,7 @@ from gendoc.site.pages import (
 )
 from gendoc.site.parts import write_parts
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, serve_html
-from gendoc.site.search_index import Pages, bundle_folder, index_pages, merge_bundles
+from gendoc.site.search_index import Pages, index_pages, merge_bundles, parts_folder
 from gendoc.site.search_ui import panel_attributes, write_terms
 from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
@@ -132,6 +134,10 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """The parts of the pages read and not written yet, by ``src_uri`` (see :mod:`.parts`)."""
     first_language = ""
     """The language of the outermost build: the one at the site's root."""
+    index_parts: Path | None = None
+    """Where each language's search index waits to be joined (see :mod:`.search_index`)."""
+    index_parts_owner = 0
+    """The process that made ``index_parts``."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -175,6 +181,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_build_error(self, error: Exception) -> None:
         self.builds_open = 0
+        self._remove_index_parts()
         if self.texts is not None:
             self.texts.__exit__(type(error), error, error.__traceback__)  # stores nothing
             self.texts = None
@@ -209,7 +216,28 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         """In the worker, its builds over: save their stores and index their folders."""
         self._save_stores(built_before)
         for lang in languages:
-            index_pages(site, self.cache, Pages(lang, lang))
+            index_pages(site, self.cache, Pages(lang, lang), self._index_parts(site))
+
+    def _other_languages(self, config: MkDocsConfig) -> list[str]:
+        """The languages built into folders of their own: every one but the root's."""
+        i18n = self._i18n(config)
+        if i18n is None:
+            return []
+        return [lang for lang in i18n.build_languages if lang != self.first_language]
+
+    def _index_parts(self, site: Path) -> Path:
+        """The folder of this build's index parts, made the first time it is asked for."""
+        if self.index_parts is None:
+            self.index_parts = parts_folder(site)
+            self.index_parts_owner = os.getpid()
+        return self.index_parts
+
+    def _remove_index_parts(self) -> None:
+        """Remove the folder of the index parts, in the process that made it: a failing
+        worker leaves it to its parent, which may still be writing its own part there."""
+        if self.index_parts is not None and self.index_parts_owner == os.getpid():
+            shutil.rmtree(self.index_parts, ignore_errors=True)
+        self.index_parts = None
 
     @event_priority(-50)  # before the i18n plugin (-100) would build the other languages
     def _leave_languages_to_worker(self, config: MkDocsConfig) -> None:
@@ -226,21 +254,25 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         site = Path(config.site_dir)
         self._write_operator_names(site / OPERATOR_NAMES)
         write_terms(site)
-        i18n = self._i18n(config)
-        others = [] if i18n is None else sorted(set(i18n.build_languages) - {self.first_language})
+        others = self._other_languages(config)
+        parts = self._index_parts(site)
         try:
             first = Pages(self.first_language, skip=frozenset(others))
-            bundles = [index_pages(site, self.cache, first)]
-            if self.worker is not None:  # it indexed its languages before it exited
+            bundles = [index_pages(site, self.cache, first, parts)]
+            if self.worker is not None:  # it indexed the others before it exited
                 worker, self.worker = self.worker, None
-                i18n.building = False
+                self._i18n(config).building = False
                 worker.wait()
-                bundles += [bundle_folder(site, lang) for lang in worker.languages]
+                bundles += [parts / lang for lang in others]
             else:
-                bundles += [index_pages(site, self.cache, Pages(lang, lang)) for lang in others]
+                bundles += [
+                    index_pages(site, self.cache, Pages(lang, lang), parts) for lang in others
+                ]
             merge_bundles(site, bundles)
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
+        finally:
+            self._remove_index_parts()
 
     on_post_build = CombinedEvent(_leave_languages_to_worker, _finish)
 
@@ -248,9 +280,12 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def _start_worker(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """Fork the other languages' build, when this is ``mkdocs build``'s first language."""
         i18n = self._i18n(config)
-        if self.builds_open == 1 and self.command == "build" and i18n is not None and may_fork():
-            finish = partial(self._worker_done, Path(config.site_dir), len(self.stores))
-            self.worker = start(config, i18n, finish)
+        others = self._other_languages(config)
+        if self.builds_open == 1 and self.command == "build" and others and may_fork():
+            site = Path(config.site_dir)
+            self._index_parts(site)  # made before the fork: the worker writes into it too
+            finish = partial(self._worker_done, site, len(self.stores))
+            self.worker = start(config, i18n, others, finish)
         return nav
 
     @staticmethod

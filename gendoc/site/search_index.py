@@ -131,15 +131,15 @@ class Pages:
                     yield Path(top, name)
 
 
-WHOLE_SITE = Pages("site")
+def parts_folder(site: Path) -> Path:
+    """A new folder beside ``site`` where the parts' bundles wait to be joined: on the site's
+    file system, so that joining links the files, and gendoc's own, named like no other
+    (the site's parent is made first where missing, as mkdocs would make it for the site)."""
+    site.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(dir=site.parent, prefix=f".{site.name}-{BUNDLE}-"))
 
 
-def bundle_folder(site: Path, name: str) -> Path:
-    """Where the bundle of the part ``name`` waits to be merged: beside the site, never in it."""
-    return site.parent / f".{site.name}-{BUNDLE}-{name}"
-
-
-def scan_site(site: Path, pages: Pages = WHOLE_SITE) -> tuple[str, bool]:
+def scan_site(site: Path, pages: Pages) -> tuple[str, bool]:
     """:func:`html_key` of ``pages``, and whether any of them marks its text for Pagefind."""
     args = (*ROOT_ARGS, *PAGEFIND_ARGS)
     words = Segmenter.key()
@@ -154,24 +154,18 @@ def scan_site(site: Path, pages: Pages = WHOLE_SITE) -> tuple[str, bool]:
     return digest.hexdigest()[:32], marked
 
 
-def html_key(site: Path, pages: Pages = WHOLE_SITE) -> str:
+def html_key(site: Path, pages: Pages) -> str:
     """A hash of the HTML files of ``pages`` (path and bytes), Pagefind's version and
     arguments."""
     return scan_site(site, pages)[0]
 
 
-def index_site(site: Path, cache: Path | None) -> None:
-    """Write ``site/pagefind``, the index of every page, in one part."""
-    merge_bundles(site, [index_pages(site, cache, WHOLE_SITE)])
-
-
-def index_pages(site: Path, cache: Path | None, pages: Pages) -> Path:
-    """The bundle of ``pages``, in :func:`bundle_folder`: restored from ``cache`` when their
-    HTML is unchanged, else indexed."""
+def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Path:
+    """The bundle of ``pages``, as ``parts/<name>`` (``parts`` from :func:`parts_folder`):
+    restored from ``cache`` when their HTML is unchanged, else indexed."""
     kept = cache / "search-index" / pages.name if cache else None
     key, marked = scan_site(site, pages)
-    target = bundle_folder(site, pages.name)
-    shutil.rmtree(target, ignore_errors=True)  # links to a kept bundle: never written into
+    target = parts / pages.name
     if kept is not None and (kept / key).is_dir():
         try:
             if _is_whole(kept / key):
@@ -201,9 +195,12 @@ def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
     entries = []
     for bundle in bundles:
         try:
-            entries.append(json.loads((bundle / ENTRY).read_text(encoding="utf-8")))
+            entry = json.loads((bundle / ENTRY).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise GendocError(f"pagefind: no index in {bundle.name}: {exc}") from None
+            raise GendocError(f"pagefind: no index of {bundle.name}: {exc}") from None
+        if not (isinstance(entry, dict) and isinstance(entry.get("languages"), dict)):
+            raise GendocError(f"pagefind: the index of {bundle.name} lists no languages")
+        entries.append(entry)
     languages: dict = {}
     for bundle, data in zip(bundles, entries, strict=True):
         languages.update(data["languages"])

@@ -24,10 +24,9 @@ from gendoc.site.search_index import (
     ENTRY,
     MANIFEST,
     Pages,
-    bundle_folder,
     index_pages,
-    index_site,
     merge_bundles,
+    parts_folder,
 )
 
 PAGES = {
@@ -63,6 +62,14 @@ def make_site(folder: Path, marked: bool = True) -> Path:
         encoding="utf-8",
     )
     return folder
+
+
+def index_site(site: Path, cache: Path | None) -> None:
+    """The whole site indexed in one part, as a site without language folders is; joining
+    the part removes its bundle, so the folder of parts is left empty."""
+    parts = parts_folder(site)
+    merge_bundles(site, [index_pages(site, cache, Pages("site"), parts)])
+    parts.rmdir()
 
 
 def fragments(site: Path) -> dict[str, dict]:
@@ -124,13 +131,17 @@ def test_a_site_indexed_by_language_gets_the_bundle_of_one_run_over_it(tmp_path:
         "index.html",
         "operators/Add.html",
     ]
-    bundles = [index_pages(site, None, english), index_pages(site, None, Pages("zh", "zh"))]
-    assert bundles == [bundle_folder(site, "en"), bundle_folder(site, "zh")]
-    assert all(bundle.parent == tmp_path for bundle in bundles)  # beside the site, not in it
+    parts = parts_folder(site)
+    assert parts.parent == tmp_path  # beside the site, not in it
+    bundles = [
+        index_pages(site, None, english, parts),
+        index_pages(site, None, Pages("zh", "zh"), parts),
+    ]
+    assert bundles == [parts / "en", parts / "zh"]
     merge_bundles(site, bundles)
 
     assert every_file(site / BUNDLE) == every_file(whole / BUNDLE)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "whole"]
+    assert list(parts.iterdir()) == []
 
 
 def test_a_site_marking_no_text_is_indexed_whole(tmp_path: Path) -> None:
@@ -232,12 +243,18 @@ def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, dama
 
 
 def test_a_missing_part_is_one_error_and_the_index_is_kept(tmp_path: Path) -> None:
-    """A part whose bundle is not there (its process stopped before indexing) is one line
-    naming it, not a traceback, and the site's index is left as it was."""
+    """A part whose bundle is not there (its process stopped before indexing), or whose
+    entry is not Pagefind's, is one line naming it, not a traceback, and the site's index
+    is left as it was."""
     site = make_site(tmp_path / "site")
     index_site(site, None)
     before = every_file(site / BUNDLE)
-    english = index_pages(site, None, Pages("en", skip=frozenset({"zh"})))
-    with pytest.raises(GendocError, match=r"^pagefind: no index in \.site-pagefind-zh: "):
-        merge_bundles(site, [english, bundle_folder(site, "zh")])
+    parts = parts_folder(site)
+    english = index_pages(site, None, Pages("en", skip=frozenset({"zh"})), parts)
+    with pytest.raises(GendocError, match=r"^pagefind: no index of zh: "):
+        merge_bundles(site, [english, parts / "zh"])
+    assert every_file(site / BUNDLE) == before
+    (english / ENTRY).write_text('["not", "an", "entry"]', encoding="utf-8")
+    with pytest.raises(GendocError, match=r"^pagefind: the index of en lists no languages$"):
+        merge_bundles(site, [english])
     assert every_file(site / BUNDLE) == before

@@ -309,6 +309,7 @@ def test_a_failing_second_language_fails_the_build(tmp_path: Path, jobs: int) ->
     assert "missing.md" in done.stderr
     if jobs == 2:
         assert "gendoc: the build of zh failed" in done.stderr
+    assert not list(tmp_path.glob(".*"))  # no folder of search-index parts left beside "out"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
