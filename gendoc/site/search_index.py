@@ -1,12 +1,12 @@
 """The site's search index: Pagefind run over the finished HTML, or its last run restored.
 
-Pagefind takes about two seconds, and it runs after everything else, so all
-of it adds to the build. Its index depends on nothing but the HTML it reads,
-its own version and its arguments, so the bundle it writes is kept in the
-cache folder under a hash of those, and a build whose HTML is byte for byte
-the last indexed set restores the bundle instead of running Pagefind. Only
-the newest bundle is kept: a site has one index, and an old one is never
-asked for again once its pages changed. A kept bundle carries the SHA-256 of
+Pagefind takes about a second per language, once the language's pages are
+written. Its index depends on nothing but the HTML it reads, its own version
+and its arguments, so the bundle it writes is kept in the cache folder under
+a hash of those, and a build whose HTML is byte for byte the last indexed set
+restores the bundle instead of running Pagefind. Only the newest bundle of
+each part (below) is kept: an old one is never asked for again once its
+pages changed. A kept bundle carries the SHA-256 of
 each of its files; one with a file missing, added or changed (a damaged
 cache, or a page's script rewritten in place) is not restored: Pagefind
 runs again and its bundle replaces the kept one.
@@ -16,10 +16,9 @@ bundle and the kept one are hard links to the same files (copies where the
 cache folder is on another file system). Copying the bundle's 800 small
 files took half a second each way on the machine this was measured on,
 linking them 20 ms. Nothing may therefore write into a bundle's file in
-place, or it would change the kept bundle too: the site's bundle is removed
-before Pagefind writes a new one, and the sorted ``pagefind-entry.json``
-(below) is a new file replacing Pagefind's, written before the bundle is
-kept.
+place, or it would change the kept bundle too: Pagefind writes into a new
+folder, the site's bundle is removed before the parts are linked into it,
+and each ``pagefind-entry.json`` written here (sorted, below) is a new file.
 
 Pagefind lists the languages of ``pagefind-entry.json`` in the order of a
 hash map, which changes from run to run; they are sorted here, so that the
