@@ -18,12 +18,14 @@ patience diff does:
   chain in the same order on both sides is kept (a longest increasing
   subsequence, ``n log n``);
 - the stretches between anchors are compared again, with ``difflib``'s search
-  when small enough, else cut at anchors again, at most :data:`MAX_DEPTH`
-  times; a stretch that is still too large is shown as replaced as a whole.
+  when at most :data:`STRETCH_CELLS`, else cut at anchors again, at most
+  :data:`MAX_DEPTH` times; a stretch that is still too large is shown as
+  replaced as a whole.
 
-Each level of cutting reads every item once, and each exact comparison costs at
-most :data:`EXACT_CELLS`, of which the stretches hold at most ``n / sqrt`` of it:
-the work grows with the length, not its square.
+Each level of cutting reads every item once, and a stretch of ``k`` items
+compared by ``difflib``'s search costs at most ``k`` times ``sqrt(STRETCH_CELLS)``
+searches, however many matches it holds: the work grows with the length, not
+its square.
 
 Items are compared as characters (:func:`encoded`), so that finding whether a
 block of one side occurs in the other is one ``str.find``.
@@ -39,6 +41,10 @@ from itertools import chain
 
 EXACT_CELLS = 1_000_000
 """Largest product of two lengths compared by ``difflib``'s search (1,000 items by 1,000)."""
+
+STRETCH_CELLS = 10_000
+"""Largest product of two lengths compared by ``difflib``'s search between two anchors
+(100 items by 100): a stretch costs at most this, however many matches it holds."""
 
 GRAM = 3
 """Items in a run that can anchor a match when no single item is unique on both sides."""
@@ -168,7 +174,7 @@ class Matcher(difflib.SequenceMatcher):
     ) -> Iterator[tuple[int, int, int]]:
         """Matching blocks of one stretch: exact when small, else cut at anchors."""
         a, b = self.a, self.b
-        if (ahi - alo) * (bhi - blo) <= EXACT_CELLS:
+        if (ahi - alo) * (bhi - blo) <= (EXACT_CELLS if depth == 0 else STRETCH_CELLS):
             yield from self._exact(alo, ahi, blo, bhi)
             return
         start = 0
@@ -187,6 +193,8 @@ class Matcher(difflib.SequenceMatcher):
         if depth == MAX_DEPTH or alo == ahi or blo == bhi:
             return
         anchors = self._anchors(alo, ahi, blo, bhi)
+        if not anchors:  # nothing to cut at: cutting again would find nothing either
+            return
         for (i, j), (next_i, next_j) in zip(
             [(alo - 1, blo - 1), *anchors], [*anchors, (ahi, bhi)], strict=True
         ):

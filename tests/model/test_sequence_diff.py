@@ -17,6 +17,7 @@ import pytest
 from gendoc.catalogs.i18n import ENGLISH
 from gendoc.collect import installed
 from gendoc.model import sequence_diff, text_changes
+from gendoc.model.reference import Schema
 from gendoc.model.sequence_diff import EXACT_CELLS, Matcher, encoded
 from gendoc.present.display import Display
 from gendoc.site import versions_diff
@@ -157,11 +158,20 @@ def _reworded_site_line(words: int) -> Callable[[], object]:
     return lambda: versions_diff.word_diff.__wrapped__(*line)
 
 
+def _reordered_site_paragraphs(count: int) -> Callable[[], object]:
+    """Paragraphs reordered in a version's doc: lines, a blank line between each two."""
+    old = [f"p{n}" for n in range(count)]
+    docs = ["\n\n".join(old), "\n\n".join(random.Random(3).sample(old, count))]
+    old_schema, new_schema = (Schema(domain="", name="H", since_version=1, doc=d) for d in docs)
+    return lambda: versions_diff.diff_versions(old_schema, new_schema, Display(ENGLISH))
+
+
 HOSTILE = {
     "reworded paragraph": (_reworded_paragraph, 2000),
     "reordered paragraphs": (_reordered_paragraphs, 1500),
     "three words reworded": (_few_words_paragraph, 2000),
     "reworded site line": (_reworded_site_line, 2000),
+    "reordered site paragraphs": (_reordered_site_paragraphs, 1500),
 }
 
 
