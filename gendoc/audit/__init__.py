@@ -18,7 +18,8 @@ audit checks the claims of the model (:mod:`gendoc.model.reference`) two ways:
 One module per step of the numeric part: :mod:`~gendoc.audit.cases` (where
 test cases come from), :mod:`~gendoc.audit.probe_plan` (which cases per
 operator), :mod:`~gendoc.audit.probe` (finite differences on one model),
-:mod:`~gendoc.audit.pool` (process pool, deadline, progress bar),
+:mod:`~gendoc.audit.pool` (serial or in child processes, progress bar),
+:mod:`~gendoc.audit.workers` (child processes stopped at a deadline),
 :mod:`~gendoc.audit.judge` (evidence against tags); their types are in
 :mod:`~gendoc.audit.numeric`, the findings and rules in
 :mod:`~gendoc.audit.findings`, the renderings in :mod:`~gendoc.audit.report`.
@@ -43,9 +44,11 @@ settings=DEFAULT_SETTINGS)``
     What to audit and how. ``domains`` and ``ops`` restrict the scope
     (``"ai.onnx"`` and ``""`` both name the default domain); an unknown one
     raises :class:`~gendoc.errors.UsageError`. ``numeric`` adds the finite
-    differences; ``max_seconds`` bounds their wall time (operators not
-    reached are reported as not evaluated), ``jobs`` is the number of worker
-    processes (0: one per available core, 1: in this process); ``evidence``
+    differences; ``max_seconds`` is their deadline (operators not reached are
+    reported as not evaluated, an evaluation still running is stopped and
+    reported as cut off), ``jobs`` is the number of worker processes (0: one
+    per available core, 1: in this process, or in one child process under
+    ``max_seconds``); ``evidence``
     weighs the sources into one verdict per parameter. Without ``numeric``
     and ``evidence`` only the static lints run (milliseconds for all of
     onnx). Workers are started with ``spawn``: a script that passes ``jobs``

@@ -54,9 +54,11 @@ class AuditOptions:
     ``domains`` and ``ops`` restrict the scope (``"ai.onnx"`` and ``""`` both
     name the default domain); an unknown one raises
     :class:`~gendoc.errors.UsageError`. ``numeric`` adds finite differences;
-    ``max_seconds`` bounds their wall time (operators not reached are
-    reported as not evaluated); ``jobs`` is the number of worker processes
-    (0: one per available core, 1: in this process). ``evidence`` weighs
+    ``max_seconds`` is their deadline (operators not reached are reported as
+    not evaluated; an evaluation still running then is stopped, and reported
+    as cut off); ``jobs`` is the number of worker processes (0: one per
+    available core, 1: in this process, or in one child process under
+    ``max_seconds``, so that it can be stopped). ``evidence`` weighs
     PyTorch, onnxruntime's registry and (with ``numeric``) the finite
     differences into one verdict per parameter (rules ``GD2xx``,
     :mod:`gendoc.audit.weigh`), which then replaces the numeric rules ``GD1xx``.

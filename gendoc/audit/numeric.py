@@ -63,6 +63,7 @@ class Reason(enum.StrEnum):
     EMPTY_OUTPUT = "empty-output"
     RANDOM = "random"
     OUT_OF_TIME = "out-of-time"
+    CUT_OFF = "cut-off"
     EVALUATION_FAILED = "evaluation-failed"
     RERUN_FAILED = "rerun-failed"
     PERTURBED_FAILED = "perturbed-failed"
@@ -88,6 +89,7 @@ _REASON_TEMPLATES = {
     Reason.EMPTY_OUTPUT: N_("output is empty"),
     Reason.RANDOM: N_("two identical runs gave different outputs (a random operator)"),
     Reason.OUT_OF_TIME: N_("time budget exhausted"),
+    Reason.CUT_OFF: N_("stopped at the end of the time budget while it was being evaluated"),
     Reason.EVALUATION_FAILED: N_("evaluation failed: {error}"),
     Reason.RERUN_FAILED: N_("evaluation failed on a second run: {error}"),
     Reason.PERTURBED_FAILED: N_("evaluation failed on a perturbed input: {error}"),

@@ -1,9 +1,9 @@
 """Running the planned cases: serially or in a process pool, against a deadline.
 
 :func:`run_numeric` plans one job per operator (:mod:`gendoc.audit.probe_plan`),
-runs the jobs one case at a time, serially or in a process pool (``spawn``:
-a worker holds nothing but what it is sent, so a script calling it with
-``workers > 1`` needs the usual ``if __name__ == "__main__":`` guard), and
+runs the jobs one case at a time, serially or in child processes
+(:mod:`gendoc.audit.workers`, ``spawn``: a script calling it with ``workers > 1``
+or a deadline needs the usual ``if __name__ == "__main__":`` guard), and
 merges the outcomes per operator version. Outcomes are put back in plan
 order whatever order they finish in, so serial and parallel runs give the
 same result.
@@ -11,11 +11,9 @@ same result.
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
 from tqdm import tqdm
 
@@ -32,8 +30,9 @@ from gendoc.audit.numeric import (
     Skipped,
     cause,
 )
-from gendoc.audit.probe import describe, probe_model
+from gendoc.audit.probe import probe_model
 from gendoc.audit.probe_plan import CaseJob, OperatorJob, plan_jobs
+from gendoc.audit.workers import CUT_OFF, DONE, FAILED, Finished, run_tasks
 from gendoc.model.reference import Reference, Schema
 
 
@@ -83,31 +82,36 @@ def _execute(
 
     Workers take single cases, not whole operators: one operator with slow
     cases (LpPool's reference implementation loops in Python) would
-    otherwise keep one core busy long after the other is idle.
+    otherwise keep one core busy long after the other is idle. Under a
+    deadline the cases run in child processes even with one worker, so that
+    one still running then can be stopped (:mod:`gendoc.audit.workers`).
     """
     outcomes: list[list[CaseOutcome | None]] = [[None] * len(job.cases) for job in jobs]
     units = _schedule(jobs)
-    if workers <= 1 or len(units) <= 1:
+    if deadline is None and (workers <= 1 or len(units) <= 1):
         for i, k in units:
             outcomes[i][k] = evaluate_case(jobs[i].cases[k], settings, deadline)
             bar.update()
         return [tuple(o for o in group if o is not None) for group in outcomes]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(units)), mp_context=context) as pool:
-        futures: dict[Future[CaseOutcome], tuple[int, int]] = {
-            pool.submit(evaluate_case, jobs[i].cases[k], settings, deadline): (i, k)
-            for i, k in units
-        }
-        for future in as_completed(futures):
-            i, k = futures[future]
-            try:
-                outcomes[i][k] = future.result()
-            except Exception as exc:  # a crashed worker costs its case, not the audit
-                case = jobs[i].cases[k]
-                failure = cause(Reason.WORKER_FAILED, error=describe(exc))
-                outcomes[i][k] = CaseOutcome(case.name, case.version, (), (), failure, True)
-            bar.update()
+    tasks = [(jobs[i].cases[k], settings, deadline) for i, k in units]
+    for finished in run_tasks(evaluate_case, tasks, workers=max(workers, 1), deadline=deadline):
+        i, k = units[finished.index]
+        outcomes[i][k] = _outcome(jobs[i].cases[k], finished)
+        bar.update()
     return [tuple(o for o in group if o is not None) for group in outcomes]
+
+
+def _outcome(case: CaseJob, finished: Finished) -> CaseOutcome:
+    """A case's outcome: its result, or why it has none (a worker that failed costs its case,
+    not the audit)."""
+    if finished.state == DONE:
+        return finished.value
+    if finished.state == FAILED:
+        return CaseOutcome(
+            case.name, case.version, (), (), cause(Reason.WORKER_FAILED, error=finished.value), True
+        )
+    why = cause(Reason.CUT_OFF if finished.state == CUT_OFF else Reason.OUT_OF_TIME)
+    return CaseOutcome(case.name, case.version, (), (), why, False)
 
 
 def _in_schema_order(
@@ -177,7 +181,8 @@ def run_numeric(
     """Probe every operator of ``reference`` that has a case.
 
     ``deadline`` is a ``time.time()`` value; cases not started by then, and
-    inputs not finished, are reported as not evaluated for lack of time.
+    inputs not finished, are reported as not evaluated for lack of time, and
+    cases still running then are stopped and reported as cut off.
     ``progress`` draws a bar on stderr (the caller knows whether a terminal is there).
     """
     jobs, skipped = plan_jobs(reference, cases, settings)

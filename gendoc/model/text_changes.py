@@ -12,17 +12,19 @@ own, not of the text.
 
 :func:`changed_paragraphs` counts what changed; :func:`word_diff` shows it in
 plain text with git's ``--word-diff=plain`` markers (``[-old-]{+new+}``),
-long unchanged stretches shortened to ``…``, so a report stays short.
+long unchanged stretches shortened to ``…``, so a report stays short. Both
+compare with :mod:`gendoc.model.sequence_diff`, whose work stays near-linear
+in the length of the texts.
 """
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import re
 from collections.abc import Iterator, Sequence
 
 from gendoc.model.reference import Schema, labelled
+from gendoc.model.sequence_diff import Matcher, encoded
 
 PARAGRAPH_BREAK = "\n\n"
 """Joins a version's paragraphs into one text (a normalised paragraph has no line break)."""
@@ -34,8 +36,12 @@ MAX_ADDED_WORDS = 60
 """Words shown of a paragraph that was added or removed as a whole."""
 
 ALIKE = 0.5
-"""How alike (difflib's ratio of their words) a removed and an added paragraph must be to be
-shown as one paragraph reworded; less alike, they are shown as one removed and one added."""
+"""How alike (the ratio of their words, as difflib counts it) a removed and an added paragraph
+must be to be shown as one paragraph reworded; less alike, one removed and one added."""
+
+LOOK_AHEAD = 16
+"""New paragraphs an old one is compared with to find the one it became: a run of thousands
+of changed paragraphs (a text reordered) costs thousands of comparisons, not millions."""
 
 _BLANK_LINE = re.compile(r"\n\s*\n")
 _TOKEN = re.compile(r"\S+")
@@ -73,9 +79,13 @@ def headed(paragraphs: Sequence[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(f"{heading}: {text}" if heading else text for heading, text in paragraphs)
 
 
+def _matcher(old: Sequence[str], new: Sequence[str]) -> Matcher:
+    return Matcher(*encoded(old, new))
+
+
 def _regions(old: Sequence[str], new: Sequence[str]) -> Iterator[tuple[list[str], list[str]]]:
     """Each run of paragraphs that differs: the old ones and the new ones."""
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    matcher = _matcher(old, new)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
             yield list(old[i1:i2]), list(new[j1:j2])
@@ -97,7 +107,7 @@ def _shortened(words: list[str], keep_start: bool, keep_end: bool) -> list[str]:
 
 def _words_changed(old: str, new: str) -> str:
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    opcodes = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    opcodes = _matcher(a, b).get_opcodes()
     shown: list[str] = []
     for index, (tag, i1, i2, j1, j2) in enumerate(opcodes):
         if tag == "equal":
@@ -117,16 +127,28 @@ def _whole(paragraph: str, mark: str) -> str:
     return f"[{mark}{' '.join(words)}{mark}]" if mark == "-" else f"{{+{' '.join(words)}+}}"
 
 
-def _alike(old: str, new: str) -> bool:
-    return difflib.SequenceMatcher(None, old.split(" "), new.split(" ")).ratio() >= ALIKE
+def _alike(old: list[str], new: list[str]) -> bool:
+    if set(old).isdisjoint(new):  # no word in common: a ratio of 0
+        return False
+    matcher = _matcher(old, new)
+    # The quick ratios are upper bounds of ratio(), cheap ones: below ALIKE, so is ratio().
+    return (
+        matcher.real_quick_ratio() >= ALIKE
+        and matcher.quick_ratio() >= ALIKE
+        and matcher.ratio() >= ALIKE
+    )
 
 
 def _run_diff(old_run: list[str], new_run: list[str]) -> Iterator[str]:
-    """One run of changed paragraphs: each old one reworded into the next new one alike, in
-    order, the new ones it skips added; an old one with no new one alike removed."""
+    """One run of changed paragraphs: each old one reworded into the next new one alike (of
+    the :data:`LOOK_AHEAD` next ones), in order, the new ones it skips added; an old one with
+    no new one alike removed."""
+    new_words = [n.split(" ") for n in new_run]
     start = 0
     for o in old_run:
-        found = next((k for k in range(start, len(new_run)) if _alike(o, new_run[k])), None)
+        words = o.split(" ")
+        ahead = range(start, min(start + LOOK_AHEAD, len(new_run)))
+        found = next((k for k in ahead if _alike(words, new_words[k])), None)
         if found is None:
             yield _whole(o, "-")
             continue

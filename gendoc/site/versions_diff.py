@@ -6,7 +6,7 @@ description. In a translated page the doc and descriptions are the translated
 paragraphs, as the page shows them; a paragraph with no current translation
 stays English, opened by a marker, so the diff never compares English under
 labels of another language without saying so. The lines of two versions are
-compared with ``difflib`` and shown as a unified diff with a few lines of
+compared (:mod:`gendoc.model.sequence_diff`) and shown as a unified diff with a few lines of
 context. A parameter whose differentiability tag differs between the versions
 is a *tag change*: its lines are flagged so that the page can make them stand out, and the change
 is also listed on its own above the diff.
@@ -16,25 +16,24 @@ a constraint's list of thirty), so a removed line and the added line that
 replaces it are compared word by word too, and the words that differ are
 marked: the reader sees ``tensor(float8e8m0)`` instead of hunting for it.
 
-Both comparisons are ``difflib``'s, results and all, but run on strings in which each
-character stands for one line or one word (see ``_Matcher``): a longest match is then
-searched for with ``str.find``, which is much faster than ``difflib``'s own search on
-lines full of repeated words such as ``,`` and spaces.
+Both comparisons are :mod:`gendoc.model.sequence_diff`'s, the engine of ``gendoc diff``
+too: ``difflib``'s results for what onnx publishes, found faster, and bounded work for a
+version or a line too long for ``difflib`` to compare in time.
 """
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, combinations
+from itertools import combinations
 
 from gendoc.catalogs.i18n import N_
 from gendoc.catalogs.schema_text import SchemaText
 from gendoc.model.pairing import TagChange, tag_changes
 from gendoc.model.reference import Schema
+from gendoc.model.sequence_diff import Matcher, encoded
 from gendoc.present.display import Display
 
 CONTEXT = 3
@@ -135,65 +134,6 @@ def version_lines(schema: Schema, display: Display) -> list[Line]:
     return lines
 
 
-def _encoded(*sequences: list[str]) -> list[str]:
-    """Each sequence as one string, a character for each item; equal items, equal characters."""
-    unique = dict.fromkeys(chain.from_iterable(sequences))
-    codes = dict(zip(unique, map(chr, range(len(unique))), strict=True))
-    return ["".join(map(codes.__getitem__, items)) for items in sequences]
-
-
-class _Matcher(difflib.SequenceMatcher):
-    """``difflib.SequenceMatcher`` (no junk) on two strings, finding the same matches faster.
-
-    ``difflib`` finds the longest matching block by walking, for each item of ``a``, every
-    place of it in ``b``: slow when items repeat, as the spaces and commas of a list of
-    types do. Here the items are characters (``_encoded``), so whether a block of ``a``
-    occurs in ``b`` is one ``str.find``. ``find_longest_match`` answers exactly as
-    ``difflib``'s does with no junk: the longest block, of those the one that starts first
-    in ``a``, then first in ``b``; so every block, opcode and ratio is ``difflib``'s.
-    """
-
-    def __init__(self, a: str, b: str) -> None:
-        super().__init__(None, a, b, autojunk=False)
-
-    def set_seq2(self, b: str) -> None:
-        # difflib's version also indexes where each item of b is, which only its own
-        # find_longest_match reads: not worth its time here.
-        if b is not self.b:
-            self.b = b
-            self.matching_blocks = self.opcodes = self.fullbcount = None
-
-    def find_longest_match(
-        self, alo: int = 0, ahi: int | None = None, blo: int = 0, bhi: int | None = None
-    ) -> difflib.Match:
-        a, find = self.a, self.b.find
-        ahi = len(a) if ahi is None else ahi
-        bhi = len(self.b) if bhi is None else bhi
-        besti, bestj, bestsize = alo, blo, 0
-        i = alo
-        # Each i in order: does a block longer than the best so far start there? Only a
-        # strictly longer one replaces the best, as in difflib, so ties go to the first i.
-        while i + bestsize < ahi:
-            j = find(a[i : i + bestsize + 1], blo, bhi)
-            if j >= 0:
-                # It does; find its length by doubling, then halving. The first place in b
-                # of a longer block is never before that of a shorter one (it starts with
-                # it), so each search starts from the last place found, which stays the
-                # first place in b of the longest block found.
-                good, bad, step = bestsize + 1, min(ahi - i, bhi - blo) + 1, 1
-                doubling = True
-                while good + 1 < bad:
-                    size = min(good + step, bad - 1) if doubling else (good + bad) // 2
-                    k = find(a[i : i + size], j, bhi)
-                    if k < 0:
-                        bad, doubling = size, False
-                    else:
-                        good, j, step = size, k, step * 2
-                besti, bestj, bestsize = i, j, good
-            i += 1
-        return difflib.Match(besti, bestj, bestsize)
-
-
 @lru_cache(maxsize=65536)
 def word_diff(old: str, new: str) -> tuple[Words, Words]:
     """Both lines in runs of words, the runs that differ marked; nothing when too unlike.
@@ -203,7 +143,7 @@ def word_diff(old: str, new: str) -> tuple[Words, Words]:
     description lines read the same in both languages.
     """
     a, b = _WORD.findall(old), _WORD.findall(new)
-    matcher = _Matcher(*_encoded(a, b))
+    matcher = Matcher(*encoded(a, b))
     # The quick ratios are upper bounds of ratio() (cheap ones, from the lengths and the
     # counts of words): below WORD_MATCH, so is ratio() and the lines are unlike.
     if (
@@ -256,12 +196,12 @@ def _replaced(
 def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
     """The unified diff of two versions, with context, tag changes flagged."""
     a, b = version_lines(old, display), version_lines(new, display)
-    a_text, b_text = _encoded([x.text for x in a], [x.text for x in b])
+    a_text, b_text = encoded([x.text for x in a], [x.text for x in b])
     return _diff_lines(old, new, (a, a_text), (b, b_text), {})
 
 
 _Version = tuple[list[Line], str]
-"""A version's lines, and the string of them that ``_Matcher`` compares (``_encoded``)."""
+"""A version's lines, and the string of them that ``Matcher`` compares (``encoded``)."""
 
 
 def _diff_lines(
@@ -270,7 +210,7 @@ def _diff_lines(
     (a, a_text), (b, b_text) = version_a, version_b
     changes = list(tag_changes(old, new))
     changed = {(c.part, name) for c in changes for name in (c.name, c.old_name)}
-    matcher = _Matcher(a_text, b_text)
+    matcher = Matcher(a_text, b_text)
     out: list[DiffLine] = []
     for group in matcher.get_grouped_opcodes(CONTEXT):
         if out:
@@ -295,7 +235,7 @@ class OperatorDiffs:
 
 def operator_diffs(versions: tuple[Schema, ...], display: Display) -> OperatorDiffs:
     lines = [version_lines(schema, display) for schema in versions]
-    texts = list(zip(lines, _encoded(*([x.text for x in v] for v in lines)), strict=True))
+    texts = list(zip(lines, encoded(*([x.text for x in v] for v in lines)), strict=True))
     made: _Made = {}
     neighbours = {}
     distant = []

@@ -591,3 +591,23 @@ def test_schema_modules_with_two_files_warn(snapshots: dict[str, Path]) -> None:
     assert result.stderr == (
         "gendoc: warning: --schemas only applies to 'installed'; both sides are snapshot files\n"
     )
+
+
+def test_an_oversized_snapshot_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys) -> None:
+    from gendoc.cli import main
+    from gendoc.commands import diff as diff_command
+    from gendoc.model.snapshot import dumps
+
+    path = tmp_path / "big.json"
+    path.write_text(dumps(ref(schema("Foo", 1))), encoding="utf-8")
+    size = path.stat().st_size
+    monkeypatch.setattr(diff_command, "MAX_SNAPSHOT_BYTES", size)
+    assert main(["diff", str(path), str(path)]) == 0  # at the limit: read
+    capsys.readouterr()
+    monkeypatch.setattr(diff_command, "MAX_SNAPSHOT_BYTES", size - 1)
+    assert main(["diff", str(path), str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"gendoc: error: {path}: {size:,} bytes, more than gendoc diff reads ({size - 1:,})\n"
+    )

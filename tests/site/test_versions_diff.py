@@ -11,12 +11,12 @@ from onnx import defs
 from gendoc.catalogs.i18n import ENGLISH
 from gendoc.catalogs.schema_text import SchemaText, paragraphs
 from gendoc.model.reference import Reference
+from gendoc.model.sequence_diff import Matcher
 from gendoc.present.display import Display
 from gendoc.site.onnx_links import onnx_ref, release_url, source_url
 from gendoc.site.versions_diff import (
     _WORD,
     WORD_MATCH,
-    _Matcher,
     operator_diffs,
     version_lines,
     word_diff,
@@ -57,7 +57,7 @@ def test_the_fast_matcher_matches_as_difflib_does() -> None:
             b = a[: rng.randint(0, len(a))] + b[:4] + a[rng.randint(0, len(a)) :]
         pairs.append((a, b))
     for a, b in pairs:
-        fast, slow = _Matcher(a, b), difflib.SequenceMatcher(None, a, b, autojunk=False)
+        fast, slow = Matcher(a, b), difflib.SequenceMatcher(None, a, b, autojunk=False)
         assert fast.get_opcodes() == slow.get_opcodes(), (a, b)
         assert fast.ratio() == slow.ratio()
         for _ in range(3):
