@@ -40,6 +40,16 @@ def schema_modules() -> list[str]:
     return os.environ.get("SCHEMAS", "").split()
 
 
+def missing_file(snapshot: Path) -> Path:
+    """Where the export step lists the modules that do not exist on a snapshot's side."""
+    return snapshot.with_name(snapshot.stem + ".missing.json")
+
+
+def missing_note(module: str, side: str) -> str:
+    """What a note or notice says of a ``schemas`` module that one side does not have."""
+    return f"{module} does not exist on the {side} side: no schemas from it there."
+
+
 def append_summary(markdown: str) -> None:
     """Add ``markdown`` to the job summary (nothing outside a runner)."""
     path = os.environ.get("GITHUB_STEP_SUMMARY")
