@@ -251,22 +251,29 @@ def _recover(out_dir: Path, names: Iterable[str]) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _checked_parts(folder: Path) -> list[Path]:
-    """The folders of ``folder``'s path that may not be links: every one below the working
-    folder (a checkout: its content may come from others), or the last one alone."""
-    absolute = Path(os.path.abspath(folder))
-    here = Path.cwd()
+def _checked_parts(folder: Path) -> list[tuple[Path, Path]]:
+    """The folders of ``folder``'s path that may not be links, each with how to name it:
+    every one below the working folder (a checkout: its content may come from others), or
+    the last one alone."""
+    try:
+        here = Path.cwd()
+    except OSError:  # the working folder was removed: only the folder itself can be named
+        return [(folder, folder)]
+    absolute = Path(os.path.normpath(here / folder))
     if absolute == here or not absolute.is_relative_to(here):
-        return [absolute]
+        return [(absolute, folder)]
     parts = absolute.relative_to(here).parts
-    return [here.joinpath(*parts[: i + 1]) for i in range(len(parts))]
+    return [(here.joinpath(*parts[: i + 1]), Path(*parts[: i + 1])) for i in range(len(parts))]
 
 
 def refuse_linked_folder(folder: Path) -> None:
     """Refuse, in one line, an output folder that is, or is reached through, a symbolic link."""
-    for part in _checked_parts(folder):
-        if part.is_symlink():
-            shown = part.relative_to(Path.cwd()) if part.is_relative_to(Path.cwd()) else part
+    for part, shown in _checked_parts(folder):
+        try:
+            linked = part.is_symlink()
+        except OSError:  # unreadable: creating or opening the folder says why, in one line
+            return
+        if linked:
             raise WriteError(
                 f"output folder {folder}: {shown} is a symbolic link; gendoc writes into real "
                 "folders only (remove the link, or give the folder it points to)"
