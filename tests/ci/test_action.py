@@ -242,8 +242,11 @@ if _dump:
 """
 
 
-def commit(repo: Path, message: str, module: str | None, onnx_requirement: str) -> str:
-    """Write ``opschemas`` (registering MODULE, or absent), both languages' docs; commit."""
+def commit(
+    repo: Path, message: str, module: str | None, onnx_requirement: str, docs: bool = True
+) -> str:
+    """Write ``opschemas`` (registering MODULE, or absent), both languages' docs
+    (``docs``: else none); commit."""
     (repo / ".github" / "workflows").mkdir(parents=True, exist_ok=True)
     (repo / WORKFLOW).write_text(workflow_text(onnx_requirement), encoding="utf-8")
     schemas = repo / "opschemas.py"
@@ -252,7 +255,7 @@ def commit(repo: Path, message: str, module: str | None, onnx_requirement: str) 
     else:
         schemas.write_text(f"import tests.custom_schemas.{module}  # noqa: F401\n{_ENV_DUMP}")
     args = ["--schemas", "opschemas"] if module else []
-    for out, lang in (("docs", "en"), ("docs/zh", "zh")):
+    for out, lang in (("docs", "en"), ("docs/zh", "zh")) if docs else ():
         build = subprocess.run(
             [sys.executable, "-m", "gendoc", "build", "--out", out, "--lang", lang, *args],
             cwd=repo,
@@ -884,11 +887,12 @@ def test_pull_request_code_that_takes_over_its_job_gets_no_token_and_hides_nothi
     """The schema module plants BASH_ENV, overrides the interpreters, prepends to PATH."""
     state, api = github
     repo = new_repo(tmp_path)
-    base = commit(repo, "docs", "diff_v1", "onnx==1.23.2")
+    base = commit(repo, "schemas", "diff_v1", "onnx==1.23.2", docs=False)
     git_in(repo, "checkout", "-q", "-b", "bump")
-    head = commit(repo, "change a tag", "runner_hijack", "onnx==1.23.2")
+    head = commit(repo, "change a tag", "runner_hijack", "onnx==1.23.2", docs=False)
     event = pull_request_event(base, head, "opened")
     run = run_action(tmp_path / "run", repo, api, event, pythons, {"fail-on": "tag-change"})
+    assert run.outcomes["check"] == "failure"  # no documents committed; the module ran
 
     # The attack was live: every later step of the first job ran the hook and the fake git.
     log = (tmp_path / "run" / "env-dumps" / "hook.log").read_text(encoding="utf-8")
