@@ -254,15 +254,15 @@ def _recover(out_dir: Path, names: Iterable[str]) -> None:
 def _checked_parts(folder: Path) -> list[tuple[Path, Path]]:
     """The folders of ``folder``'s path that may not be links, each with how to name it:
     every one below the working folder (a checkout: its content may come from others), or
-    the last one alone."""
+    the last one alone. The path is taken as written (``docs/../x`` goes through ``docs``,
+    as the system goes), never normalised."""
     try:
         here = Path.cwd()
     except OSError:  # the working folder was removed: only the folder itself can be named
         return [(folder, folder)]
-    absolute = Path(os.path.normpath(here / folder))
-    if absolute == here or not absolute.is_relative_to(here):
-        return [(absolute, folder)]
-    parts = absolute.relative_to(here).parts
+    if folder.is_absolute() and not folder.is_relative_to(here):
+        return [(folder, folder)]
+    parts = folder.relative_to(here).parts if folder.is_absolute() else folder.parts
     return [(here.joinpath(*parts[: i + 1]), Path(*parts[: i + 1])) for i in range(len(parts))]
 
 

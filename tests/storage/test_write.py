@@ -246,3 +246,18 @@ def test_remove_entry_and_remove_links_follow_no_link(tmp_path: Path) -> None:
     write.remove_entry(site / "missing")
     assert sorted(p.name for p in site.iterdir()) == ["page.html"]
     assert (outside / "keep.txt").read_text() == "kept\n"
+
+
+def test_a_link_earlier_in_the_path_as_written_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``docs/../escape`` goes through ``docs``: a link there leads out of the checkout."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside" / "inner"
+    outside.mkdir(parents=True)
+    repo.mkdir()
+    (repo / "docs").symlink_to(outside)
+    monkeypatch.chdir(repo)
+    for out in (Path("docs/../escape"), repo / "docs" / ".." / "escape"):
+        with pytest.raises(GendocError, match=r": docs is a symbolic link;"):
+            write_documents(out, {"Operators.md": "text\n"})
+    assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == ["inner"]
