@@ -7,7 +7,8 @@ that logs every step's environment, ``GENDOC_PYTHON`` and ``GENDOC_BASE_PYTHON``
 pointing to a script that copies the pull request's snapshot over the base one
 (the diff would say "No differences"), fake ``python`` and ``git`` first on
 ``GITHUB_PATH`` that log their environment too, a step output naming that
-script, and a forged base snapshot and comment in the runner's temporary folder.
+script, a forged base snapshot and comment in the runner's temporary folder, and
+a ``gendoc`` package in the workspace that exits at once, successfully.
 Everything it logs goes to ``hook.log`` in ``TOY_ENV_DUMP``.
 """
 
@@ -45,6 +46,9 @@ def _attack(dumps: Path) -> None:
     work.mkdir(parents=True, exist_ok=True)
     (work / "comment.json").write_text('{"differences": false, "body": "No differences"}')
     (work / "base.json").write_text("{}")
+    shadow = Path("gendoc")  # the workspace: the step's working folder
+    shadow.mkdir(exist_ok=True)
+    (shadow / "__init__.py").write_text("raise SystemExit(0)\n")
 
 
 if os.environ.get("TOY_ENV_DUMP") and os.environ.get("GITHUB_ENV"):
