@@ -50,7 +50,7 @@ from gendoc.present.display import code_span
 
 SHORT_SHA = 12
 MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024
-"""Above any real snapshot: onnx 1.23.2 with every operator is about 2.4 MB."""
+"""Far more than a snapshot of every operator of onnx: any real one fits."""
 MAX_MISSING_BYTES = 64 * 1024
 
 
