@@ -712,6 +712,16 @@ def test_windows_runner_stops_in_the_first_step_with_a_clear_error(
     assert run.outcomes["check"] == "skipped" and run.outcomes["cleanup"] == "success"
 
 
+def test_an_unknown_job_stops_in_the_first_step(tmp_path: Path, github) -> None:
+    _, api = github
+    event = pull_request_event("a" * 40, "b" * 40, "opened")
+    run = run_job(tmp_path, tmp_path, api, event, Path("/bin/false"), "both", steps={"preflight"})
+    assert run.outcomes == {"preflight": "failure"}
+    assert run.stdout["preflight"] == (
+        "::error title=gendoc::The job input is pull-request or compare.\n"
+    )
+
+
 def test_a_personal_token_edits_only_its_own_accounts_comment(
     tmp_path: Path, github, pythons: dict[str, Path]
 ) -> None:
