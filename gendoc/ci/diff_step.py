@@ -47,6 +47,7 @@ from gendoc.ci.runner import (
 from gendoc.commands.diff import DiffReport, FailOn, Side, diff, format_diff
 from gendoc.errors import GendocError, UsageError
 from gendoc.present.display import code_span
+from gendoc.present.visible import visible
 
 SHORT_SHA = 12
 MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024
@@ -113,7 +114,7 @@ def main() -> int:
     report = named(report, env.get("BASE_SHA", ""), env.get("HEAD_SHA", ""))
     body = format_diff(report, "markdown")
     if missing:
-        body += "\n" + missing
+        body += "\n" + visible(missing)
     append_summary(body)
     comment = {"differences": bool(report.changes), "body": body}
     (work / "comment.json").write_text(json.dumps(comment), encoding="utf-8")
