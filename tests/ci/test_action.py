@@ -49,6 +49,7 @@ import yaml
 
 from gendoc.ci import diff_step
 from gendoc.ci.diff_step import MAX_SNAPSHOT_BYTES
+from gendoc.ci.runner import annotation, append_summary
 from gendoc.model.reference import Reference
 from gendoc.model.snapshot import dumps
 from tests.helpers import ROOT
@@ -957,3 +958,19 @@ def test_a_bad_artifact_is_one_error_line(
     (line,) = output.getvalue().splitlines()
     assert line.startswith("::error title=gendoc diff::") and error in line
     assert not (work / "comment.json").exists()
+
+
+def test_annotations_and_the_summary_show_control_and_bidi_characters_as_escapes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stale document's path or a module's name from the pull request, as the steps write it."""
+    name = "docs/\u202eOperators.md\x1b]0;t\x07"
+    assert annotation("error", f"{name} is stale", title="Stale document", file=name) == (
+        r"::error file=docs/\u202eOperators.md\x1b]0;t\x07,title=Stale document::"
+        r"docs/\u202eOperators.md\x1b]0;t\x07 is stale"
+    )
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    append_summary(f"- `{name}`: stale")
+    shown = r"- `docs/\u202eOperators.md\x1b]0;t\x07`: stale"
+    assert summary.read_text(encoding="utf-8") == shown + "\n"
