@@ -239,7 +239,9 @@ def run_suggest(args: argparse.Namespace) -> int:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"gendoc: warning: {message}", file=sys.stderr)
+    from gendoc.present.visible import visible
+
+    print(f"gendoc: warning: {visible(str(message))}", file=sys.stderr)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -260,7 +262,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             flush_stdout()
             return code
         except GendocError as exc:
-            print(f"gendoc: error: {exc}", file=sys.stderr)
+            from gendoc.present.visible import visible
+
+            print(f"gendoc: error: {visible(str(exc))}", file=sys.stderr)
             return exc.exit_code
         except KeyboardInterrupt as exc:
             print(f"gendoc: interrupted{f' by {exc}' if str(exc) else ''}", file=sys.stderr)

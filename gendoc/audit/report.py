@@ -19,6 +19,7 @@ from gendoc.audit.findings import RULES, Finding, Severity
 from gendoc.audit.numeric import EVIDENCE_NOTE, NumericResult
 from gendoc.audit.weigh import SourceReport
 from gendoc.present.render import render_report
+from gendoc.present.visible import visible_json
 
 
 class ReportFormat(enum.StrEnum):
@@ -111,7 +112,7 @@ def format_text(report: AuditReport, lang: str = "en") -> str:
 
 def format_json(report: AuditReport, lang: str = "en") -> str:
     """The report as data; messages in English, with their ids and arguments to translate."""
-    return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    return visible_json(json.dumps(report.to_dict(), indent=2, ensure_ascii=False)) + "\n"
 
 
 def format_markdown(report: AuditReport, lang: str = "en") -> str:

@@ -1,24 +1,26 @@
 """The action's export step: a snapshot of one side of a pull request, from that side's tree.
 
 ``python -I -m gendoc.ci.export_step SNAPSHOT SIDE`` runs in the side's tree (the
-workspace for the pull request, the base worktree for the base) with that side's
-virtualenv, so each side is documented with its own onnx and its own schema
-modules. A module of the ``schemas`` input that does not exist on this side (the
-pull request adds the first one, or renames one) registers nothing here: the
-snapshot is made without it, and a note saying so is added to ``notes.md`` in
-the action's folder, which the comment and the job summary show. A module that
-exists but fails to import is an error, as for ``gendoc export``.
+workspace for the pull request, in the first job; the base worktree for the base,
+in the second) with that side's virtualenv, so each side is documented with its
+own onnx and its own schema modules. A module of the ``schemas`` input that does
+not exist on this side (the pull request adds the first one, or renames one)
+registers nothing here: the snapshot is made without it, and the names of such
+modules are written beside it (:func:`~gendoc.ci.runner.missing_file`, a JSON
+list), which the diff step reads as data and turns into notes of the comment
+and the job summary. A module that exists but fails to import is an error, as
+for ``gendoc export``.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
-from gendoc.ci.runner import annotation, schema_modules, work_folder, workspace_last
+from gendoc.ci.runner import annotation, missing_file, missing_note, schema_modules, workspace_last
 from gendoc.errors import GendocError
-from gendoc.present.display import code_span
 
 
 def exists(module: str) -> bool:
@@ -45,15 +47,12 @@ def main(argv: list[str]) -> int:
     except GendocError as exc:
         print(annotation("error", f"{side}: {exc}", title="gendoc export"))
         return 2
-    partial = snapshot.with_name(snapshot.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(snapshot)
-    note = "{module} does not exist on the {side} side: no schemas from it there."
-    if missing:
-        with (work_folder() / "notes.md").open("a", encoding="utf-8") as file:
-            file.writelines(f"- {note.format(module=code_span(m), side=side)}\n" for m in missing)
+    for path, content in ((missing_file(snapshot), json.dumps(missing)), (snapshot, text)):
+        partial = path.with_name(path.name + ".partial")
+        partial.write_text(content, encoding="utf-8")
+        partial.replace(path)
     for module in missing:
-        print(annotation("notice", note.format(module=module, side=side), title="gendoc export"))
+        print(annotation("notice", missing_note(module, side), title="gendoc export"))
     return 0
 
 

@@ -9,7 +9,8 @@ which puts the repository root *after* every installed package.
 
 Values that reach the log as workflow commands go through
 :func:`gendoc.present.display.github_data`, so no string can end a command's line or
-start one of its own.
+start one of its own; they and the job summary show control and bidi characters as
+visible escapes (:func:`gendoc.present.visible.visible`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from gendoc.commands.diff import shown_annotations
 from gendoc.present.display import github_data, github_property
+from gendoc.present.visible import visible
 
 
 def work_folder() -> Path:
@@ -40,18 +42,29 @@ def schema_modules() -> list[str]:
     return os.environ.get("SCHEMAS", "").split()
 
 
+def missing_file(snapshot: Path) -> Path:
+    """Where the export step lists the modules that do not exist on a snapshot's side."""
+    return snapshot.with_name(snapshot.stem + ".missing.json")
+
+
+def missing_note(module: str, side: str) -> str:
+    """What a note or notice says of a ``schemas`` module that one side does not have."""
+    return f"{module} does not exist on the {side} side: no schemas from it there."
+
+
 def append_summary(markdown: str) -> None:
     """Add ``markdown`` to the job summary (nothing outside a runner)."""
     path = os.environ.get("GITHUB_STEP_SUMMARY")
     if path:
         with open(path, "a", encoding="utf-8") as summary:
-            summary.write(markdown if markdown.endswith("\n") else markdown + "\n")
+            text = visible(markdown)
+            summary.write(text if text.endswith("\n") else text + "\n")
 
 
 def annotation(level: str, message: str, *, title: str, file: str | None = None) -> str:
     """One workflow command (``::error file=...,title=...::message``), escaped."""
     where = f"file={github_property(file)}," if file else ""
-    return f"::{level} {where}title={github_property(title)}::{github_data(message)}"
+    return visible(f"::{level} {where}title={github_property(title)}::{github_data(message)}")
 
 
 def bounded(level: str, messages: Iterable[tuple[str, str | None]], title: str) -> Iterator[str]:

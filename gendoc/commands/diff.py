@@ -51,6 +51,7 @@ from gendoc.model.text_changes import (
 from gendoc.present.display import PARTS
 from gendoc.present.render import render_report
 from gendoc.present.type_lists import compact_types, element_types
+from gendoc.present.visible import visible_json
 
 FORMAT_VERSION = 2
 """Version of the ``--format json`` document, raised when its fields change meaning.
@@ -571,6 +572,7 @@ def format_diff(
 ) -> str:
     """The report as ``markdown`` (a pull-request comment), ``json`` or ``github`` annotations."""
     if fmt == "json":
-        return json.dumps(report.to_dict(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        data = json.dumps(report.to_dict(), indent=2, sort_keys=True, ensure_ascii=False)
+        return visible_json(data) + "\n"
     template = {"markdown": "cli/diff.md.j2", "github": "cli/diff.github.j2"}[fmt]
     return render_report(template, lang, report=report, fail_on=fail_on)

@@ -27,6 +27,7 @@ from gendoc.model.reference import Reference
 from gendoc.present import schema_html
 from gendoc.present.display import Display
 from gendoc.present.styles import STYLES
+from gendoc.present.visible import visible
 from gendoc.storage.cache import template_cache
 from gendoc.storage.resources import templates_root
 
@@ -223,7 +224,11 @@ def render_documents(reference: Reference, options: RenderOptions) -> dict[str, 
 def render_report(
     template: str, lang: str = "en", templates: Path | None = None, **context: object
 ) -> str:
-    """A text report (``diff``, ``audit`` or ``check`` output) from a template in ``cli/``."""
+    """A text report (``diff``, ``audit`` or ``check`` output) from a template in ``cli/``.
+
+    It quotes documents, snapshots and schemas: their control characters come out as
+    visible escapes (:func:`~gendoc.present.visible.visible`).
+    """
     env = environment(RenderOptions(lang=lang, templates=templates))
     with template_errors():
-        return env.get_template(template).render(context)
+        return visible(env.get_template(template).render(context))

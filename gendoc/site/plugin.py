@@ -86,12 +86,26 @@ from gendoc.site.search_ui import panel_attributes, write_terms
 from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
 from gendoc.storage.resources import templates_root
+from gendoc.storage.write import refuse_linked_folder, remove_links
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
 
 # Operator names (lower case) -> their pages, for the search to put an exact name first.
 OPERATOR_NAMES = "assets/operator-names.json"
+
+
+def _unlinked_site(site: Path) -> None:
+    """Refuse a site folder that is a link; remove the links inside it before mkdocs cleans it.
+
+    mkdocs' cleaning keeps a link to a folder (``site/pagefind`` or ``site/zh`` pointing
+    elsewhere), and the pages and the search index would then be written through it.
+    """
+    try:
+        refuse_linked_folder(site)
+        remove_links(site)
+    except (GendocError, OSError) as exc:
+        raise PluginError(f"gendoc: {exc}") from None
 
 
 class GendocConfig(base.Config):
@@ -159,6 +173,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if self.builds_open == 0:
+            _unlinked_site(Path(config.site_dir))
             self.first_language = config.theme["language"]
             self.stores = []
             self.texts = contextlib.ExitStack()

@@ -72,6 +72,7 @@ from pathlib import Path
 from gendoc.errors import GendocError
 from gendoc.site.search_words import INDEX_LANGUAGES, VOCABULARY, Segmenter
 from gendoc.storage.cache import private_folder, read_entry
+from gendoc.storage.write import remove_entry
 
 BUNDLE = "pagefind"
 ENTRY = "pagefind-entry.json"
@@ -206,7 +207,10 @@ def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
         if {**data, "languages": None} != {**entries[0], "languages": None}:
             raise GendocError(f"pagefind: {bundle.name} was written by another Pagefind run")
     target = site / BUNDLE
-    shutil.rmtree(target, ignore_errors=True)
+    try:
+        remove_entry(target)  # a link there is removed, not followed
+    except OSError as exc:
+        raise GendocError(f"pagefind: cannot replace {target}: {exc.strerror or exc}") from None
     for bundle in bundles:
         for path in sorted(bundle.rglob("*")):
             if path.is_dir() or path.name in (ENTRY, MANIFEST):

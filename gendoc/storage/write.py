@@ -17,6 +17,11 @@ reports such leftovers instead of calling the folder up to date. Only
 regular files are ever read or replaced: a named pipe, a device or a link
 in place of a document is refused, since reading a pipe would hang and
 replacing ``/dev/stdout`` or a link would silently write somewhere else.
+For the same reason an output folder reached through a link is refused
+(:func:`refuse_linked_folder`): ``docs/zh`` committed as a link to a folder
+elsewhere would have a build write there. A folder that gendoc makes for itself
+inside one it writes (the site's search index) is replaced, never followed
+(:func:`remove_entry`, :func:`remove_links`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import glob
 import json
 import os
 import re
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -245,7 +251,59 @@ def _recover(out_dir: Path, names: Iterable[str]) -> None:
         tmp.unlink(missing_ok=True)
 
 
+def _checked_parts(folder: Path) -> list[tuple[Path, Path]]:
+    """The folders of ``folder``'s path that may not be links, each with how to name it:
+    every one below the working folder (a checkout: its content may come from others), or
+    the last one alone. The path is taken as written (``docs/../x`` goes through ``docs``,
+    as the system goes), never normalised."""
+    try:
+        here = Path.cwd()
+    except OSError:  # the working folder was removed: only the folder itself can be named
+        return [(folder, folder)]
+    if folder.is_absolute() and not folder.is_relative_to(here):
+        return [(folder, folder)]
+    parts = folder.relative_to(here).parts if folder.is_absolute() else folder.parts
+    return [(here.joinpath(*parts[: i + 1]), Path(*parts[: i + 1])) for i in range(len(parts))]
+
+
+def refuse_linked_folder(folder: Path) -> None:
+    """Refuse, in one line, an output folder that is, or is reached through, a symbolic link."""
+    for part, shown in _checked_parts(folder):
+        try:
+            linked = part.is_symlink()
+        except OSError:  # unreadable: creating or opening the folder says why, in one line
+            return
+        if linked:
+            raise WriteError(
+                f"output folder {folder}: {shown} is a symbolic link; gendoc writes into real "
+                "folders only (remove the link, or give the folder it points to)"
+            )
+
+
+def remove_entry(path: Path) -> None:
+    """Remove what is at ``path``, following no link: a folder with all it holds, or a link
+    or a file itself (never what a link points to)."""
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    if stat.S_ISDIR(mode):
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
+def remove_links(folder: Path) -> None:
+    """Remove every symbolic link inside ``folder``, at any depth, following none."""
+    for root, dirs, files in os.walk(folder):
+        for name in [*dirs, *files]:
+            entry = Path(root, name)
+            if entry.is_symlink():
+                entry.unlink()
+
+
 def _make_folder(out_dir: Path) -> None:
+    refuse_linked_folder(out_dir)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,7 @@ from gendoc.audit import (
     audit,
 )
 from gendoc.audit.messages import Message, placeholders, say
-from gendoc.audit.report import format_json
+from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.model.reference import (
     Differentiability,
     Option,
@@ -228,3 +229,26 @@ def test_tags_inside_a_translated_message_are_translated_too() -> None:
             assert zh(tag) != tag and zh(tag) in text, (finding.rule, text)
         assert "differentiable" not in text and "undefined" not in text, (finding.rule, text)
         assert set(tags) <= set(finding.text.to_dict()["args"].values())
+
+
+def test_schema_names_print_their_control_and_bidi_characters_as_visible_escapes() -> None:
+    attack = "\x1b]52;c;ZXZpbA==\x07\x9b2J\u202e"  # OSC 52 clipboard write, C1 CSI, bidi
+    shown = r"\x1b]52;c;ZXZpbA==\x07\x9b2J\u202e"
+    param = Parameter(f"X{attack}", "T", "A parameter.", Option.SINGLE, Differentiability.UNDEFINED)
+    schema = Schema(
+        domain=f"com.x{attack}",
+        name=f"Op{attack}",
+        since_version=1,
+        inputs=(param,),
+        outputs=(param,),
+        type_constraints=(TypeConstraint("T", ("tensor(float)",), ""),),
+    )
+    report = audit(Reference("1.0", (schema,)), AuditOptions())
+    active = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+    for text in (format_text(report), format_markdown(report), format_json(report)):
+        assert not active.search(text)
+    assert format_text(report).splitlines()[0] == (
+        f"info GD008 com.x{shown} Op{shown}-1: every floating-point parameter is undefined: "
+        f"X{shown}, X{shown}"
+    )
+    assert json.loads(format_json(report))["findings"][0]["op"] == f"Op{attack}"

@@ -1,16 +1,21 @@
-"""The GitHub Action (``action.yml``) run locally, the way a runner runs it.
+"""The GitHub Action (``action.yml``) run locally, the way runners run its two jobs.
 
 Its ``run:`` steps are executed with bash, as GitHub does for ``shell: bash``,
-with the ``if:`` conditions, ``GITHUB_ENV`` and step outcomes a runner keeps,
-in a scratch git repository whose pull request is pushed to. The API is a
-fake one: an ``http.server`` on 127.0.0.1 that keeps comments in memory and
-answers like GitHub (``GET /user`` refused to the workflow's token, a fork's
-token refused writes), so nothing leaves the machine.
+with the ``if:`` conditions, step outcomes and outputs a runner keeps, and the
+runner's files (``GITHUB_ENV``, ``GITHUB_PATH``, ``GITHUB_OUTPUT``) applied to
+the later steps of the job as a runner applies them, in a scratch git repository
+whose pull request is pushed to. Each job has a runner of its own: the first
+(``job: pull-request``) in the repository checked out at the pull request, the
+second (``job: compare``) in a clone checked out at the base commit; the
+artifact passes between them through a folder, as ``actions/upload-artifact``
+and ``download-artifact`` pass it. The API is a fake one: an ``http.server`` on
+127.0.0.1 that keeps comments in memory and answers like GitHub (``GET /user``
+refused to the workflow's token, a fork's token refused writes), so nothing
+leaves the machine.
 
-``actions/setup-python`` (a ``uses:`` step) is not run, and ``install``, which
-fetches packages, runs in one test only, with a ``python`` that logs what pip
-would install. Elsewhere its results stand in: the ``GENDOC_PYTHON`` and
-``GENDOC_BASE_PYTHON`` that it writes to ``GITHUB_ENV`` are interpreters of small
+``actions/setup-python`` is not run, and ``install``, which fetches packages,
+runs in one test only, with a ``python`` that logs what pip would install.
+Elsewhere its output stands in: the interpreter it names is one of small
 virtualenvs made here, outside the repository, whose ``.pth`` file puts this
 checkout's gendoc and the test environment's packages on the path. For the onnx
 bump the base one also imports ``tests.custom_schemas.older_onnx`` at its start:
@@ -21,6 +26,8 @@ a second onnx needs the network). How ``install`` picks the base's onnx
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -40,6 +47,11 @@ import onnx
 import pytest
 import yaml
 
+from gendoc.ci import diff_step
+from gendoc.ci.diff_step import MAX_SNAPSHOT_BYTES
+from gendoc.ci.runner import annotation, append_summary
+from gendoc.model.reference import Reference
+from gendoc.model.snapshot import dumps
 from tests.helpers import ROOT
 
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -55,7 +67,7 @@ TOKEN = "ghs-test-token-5f3a9c"
 OLDER_ONNX = "1.22.0"
 MENTION = "@octo-org/admins"
 OTHER_COMMENTS = 100  # a full first page, so finding our comment needs page 2
-DIFF_STEPS = {"base-checkout", "export", "diff", "post", "cleanup"}  # no check: faster
+DIFF_STEPS = {"base-checkout", "export-head", "upload", "export-base", "download", "diff", "post"}
 
 
 # --- the fake API ----------------------------------------------------------------------------
@@ -185,14 +197,14 @@ def interpreters(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.fixture
 def pythons(interpreters: dict[str, Path]) -> dict[str, Path]:
-    """What install writes when the pull request keeps the base's onnx."""
-    return {"GENDOC_PYTHON": interpreters["current"], "GENDOC_BASE_PYTHON": interpreters["current"]}
+    """What install makes in each job when the pull request keeps the base's onnx."""
+    return {"pull-request": interpreters["current"], "compare": interpreters["current"]}
 
 
 @pytest.fixture
 def bumped(interpreters: dict[str, Path]) -> dict[str, Path]:
-    """What install writes when the pull request bumps onnx from the (stand-in) older one."""
-    return {"GENDOC_PYTHON": interpreters["current"], "GENDOC_BASE_PYTHON": interpreters["older"]}
+    """What install makes in each job when the pull request bumps onnx from the older one."""
+    return {"pull-request": interpreters["current"], "compare": interpreters["older"]}
 
 
 # --- the toy repository ----------------------------------------------------------------------
@@ -231,8 +243,11 @@ if _dump:
 """
 
 
-def commit(repo: Path, message: str, module: str | None, onnx_requirement: str) -> str:
-    """Write ``opschemas`` (registering MODULE, or absent), both languages' docs; commit."""
+def commit(
+    repo: Path, message: str, module: str | None, onnx_requirement: str, docs: bool = True
+) -> str:
+    """Write ``opschemas`` (registering MODULE, or absent), both languages' docs
+    (``docs``: else none); commit."""
     (repo / ".github" / "workflows").mkdir(parents=True, exist_ok=True)
     (repo / WORKFLOW).write_text(workflow_text(onnx_requirement), encoding="utf-8")
     schemas = repo / "opschemas.py"
@@ -241,7 +256,7 @@ def commit(repo: Path, message: str, module: str | None, onnx_requirement: str) 
     else:
         schemas.write_text(f"import tests.custom_schemas.{module}  # noqa: F401\n{_ENV_DUMP}")
     args = ["--schemas", "opschemas"] if module else []
-    for out, lang in (("docs", "en"), ("docs/zh", "zh")):
+    for out, lang in (("docs", "en"), ("docs/zh", "zh")) if docs else ():
         build = subprocess.run(
             [sys.executable, "-m", "gendoc", "build", "--out", out, "--lang", lang, *args],
             cwd=repo,
@@ -264,7 +279,8 @@ def new_repo(tmp: Path) -> Path:
 
 # --- the runner --------------------------------------------------------------------------------
 
-_CONTEXT = re.compile(r"\b(github|inputs|steps)((?:\.[\w-]+)+)")
+_CONTEXT = re.compile(r"\b(github|inputs|steps|runner)((?:\.[\w-]+)+)")
+_EXPRESSION = re.compile(r"\$\{\{(.*?)\}\}")
 
 
 def evaluate(expression: str, context: dict[str, Any]) -> Any:
@@ -286,16 +302,24 @@ def evaluate(expression: str, context: dict[str, Any]) -> Any:
 
 
 def _env_value(value: Any, context: dict[str, Any]) -> str:
-    text = str(value)
-    if "${{" not in text:
-        return text
-    result = evaluate(text, context)
-    return str(result).lower() if isinstance(result, bool) else str(result)
+    """A value with ``${{ }}`` expressions in it, as the runner writes it."""
+
+    def one(match: re.Match[str]) -> str:
+        result = evaluate(match[1], context)
+        return str(result).lower() if isinstance(result, bool) else str(result)
+
+    return _EXPRESSION.sub(one, str(value))
+
+
+def _file_commands(path: Path) -> dict[str, str]:
+    """``NAME=value`` lines a step appended to GITHUB_ENV or GITHUB_OUTPUT."""
+    lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+    return dict(line.partition("=")[::2] for line in lines if "=" in line)
 
 
 @dataclass
 class Run:
-    """What one run of the action left: each step's outcome and output, the summary."""
+    """What the action's jobs left: each step's outcome and output, the job summaries."""
 
     outcomes: dict[str, str]
     stdout: dict[str, str]
@@ -311,6 +335,144 @@ class Run:
     def log(self) -> str:
         return "".join(self.stdout.values())
 
+    def then(self, later: Run) -> Run:
+        """Both jobs' results; a step both run (preflight, cleanup) has the later one's."""
+        ran = {step: outcome for step, outcome in later.outcomes.items() if outcome != "skipped"}
+        return Run(
+            {**later.outcomes, **self.outcomes, **ran},
+            {**self.stdout, **later.stdout},
+            {**self.stderr, **later.stderr},
+            self.summary + later.summary,
+            self.env_dumps + later.env_dumps,
+        )
+
+
+def _artifact(step: dict[str, Any], context: dict[str, Any], store: Path) -> bool:
+    """actions/upload-artifact and download-artifact, with a folder as the store."""
+    settings = {k: _env_value(v, context) for k, v in step.get("with", {}).items()}
+    kept = store / settings["name"]
+    if step["uses"].startswith("actions/upload-artifact@"):
+        files = [p for p in Path(settings["path"]).iterdir() if p.is_file()]
+        if kept.exists() or not files:  # artifacts v4 cannot be overwritten
+            return False
+        kept.mkdir(parents=True)
+        for file in files:
+            shutil.copyfile(file, kept / file.name)
+        return True
+    assert step["uses"].startswith("actions/download-artifact@"), step["uses"]
+    if not kept.is_dir():
+        return False
+    shutil.copytree(kept, settings["path"], dirs_exist_ok=True)
+    return True
+
+
+def run_job(
+    tmp: Path,
+    workspace: Path,
+    api: str,
+    event: dict[str, Any],
+    python: Path,
+    job: str,
+    inputs: dict[str, str] | None = None,
+    steps: set[str] | None = None,
+    runner_os: str = "Linux",
+    path: str = "",
+) -> Run:
+    """Run the steps of one job of the action (``steps``: only these) on a runner of its own.
+
+    Each job has its own temporary folder, job summary and runner files (``tmp/<job>``),
+    as each runs on a fresh machine; the artifacts are kept in ``tmp/artifacts``.
+    """
+    folder = tmp / job
+    folder.mkdir(parents=True, exist_ok=True)
+    event_path = folder / "event.json"
+    event_path.write_text(json.dumps(event), encoding="utf-8")
+    runner_temp = folder / "runner"
+    runner_temp.mkdir(exist_ok=True)
+    github = {"event_name": "pull_request", "event": event, "token": TOKEN}
+    context: dict[str, Any] = {
+        "github": github,
+        "inputs": {},
+        "steps": {},
+        "runner": {"temp": str(runner_temp)},
+    }
+    inputs = {"languages": "en zh", "schemas": "opschemas", "job": job, **(inputs or {})}
+    for name, spec in ACTION["inputs"].items():
+        default = _env_value(spec.get("default", ""), context)
+        context["inputs"][name] = inputs.get(name, default)
+    dumps = tmp / "env-dumps"
+    dumps.mkdir(exist_ok=True)
+    summary = folder / "summary.md"
+    summary.touch()
+    env = {
+        **{k: v for k, v in os.environ.items() if k != "GITHUB_TOKEN"},
+        "PATH": os.pathsep.join(
+            p for p in (path, str(Path(sys.executable).parent), os.environ["PATH"]) if p
+        ),
+        "GITHUB_ACTION_PATH": str(ROOT),
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_EVENT_PATH": str(event_path),
+        "GITHUB_REPOSITORY": REPOSITORY,
+        "GITHUB_WORKFLOW_REF": f"{REPOSITORY}/{WORKFLOW}@refs/pull/{PR_NUMBER}/merge",
+        "GITHUB_API_URL": api,
+        "GITHUB_STEP_SUMMARY": str(summary),
+        "RUNNER_TEMP": str(runner_temp),
+        "RUNNER_OS": runner_os,
+        "TOY_ENV_DUMP": str(dumps),
+        # The stand-in older onnx has the installed onnx's files, which key the cache: off.
+        "GENDOC_CACHE_DIR": "",
+    }
+    run = Run({}, {}, {}, "", [])
+    for step in ACTION["runs"]["steps"]:
+        if step.get("id") is None:  # actions/setup-python: the test's python stands in
+            continue
+        if (steps and step["id"] not in steps) or (not steps and step["id"] in NOT_RUN):
+            # Not run here; what install would make is given instead.
+            outputs = {"python": str(python)} if step["id"] == "install" else {}
+            outcome = "success" if run.succeeded else "skipped"
+            context["steps"][step["id"]] = {"outcome": outcome, "outputs": outputs}
+            continue
+        # Without a status function (always(), !cancelled()) a step needs all before it to pass.
+        condition = step.get("if", "true")
+        status_free = "always()" not in condition and "!cancelled()" not in condition
+        runs = evaluate(condition, context) and not (status_free and not run.succeeded)
+        if not runs:
+            run.outcomes[step["id"]] = "skipped"
+            context["steps"][step["id"]] = {"outcome": "skipped"}
+            continue
+        if "uses" in step:
+            done = _artifact(step, context, tmp / "artifacts")
+            run.outcomes[step["id"]] = outcome = "success" if done else "failure"
+            context["steps"][step["id"]] = {"outcome": outcome}
+            continue
+        assert step["shell"] == "bash"
+        # The runner's files of this step: what it appends is applied to the later steps.
+        files = {name: folder / f"{step['id']}.{name}" for name in ("ENV", "PATH", "OUTPUT")}
+        for file in files.values():
+            file.write_text("", encoding="utf-8")
+        step_env = {k: _env_value(v, context) for k, v in step.get("env", {}).items()}
+        script = folder / f"{step['id']}.sh"
+        script.write_text(step["run"], encoding="utf-8")
+        result = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            cwd=workspace,
+            env={**env, **{f"GITHUB_{n}": str(f) for n, f in files.items()}, **step_env},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        outcome = "success" if result.returncode == 0 else "failure"
+        run.outcomes[step["id"]] = outcome
+        outputs = _file_commands(files["OUTPUT"])
+        context["steps"][step["id"]] = {"outcome": outcome, "outputs": outputs}
+        run.stdout[step["id"]], run.stderr[step["id"]] = result.stdout, result.stderr
+        env.update(_file_commands(files["ENV"]))
+        added = files["PATH"].read_text(encoding="utf-8").splitlines()
+        env["PATH"] = os.pathsep.join([*reversed(added), env["PATH"]])
+    run.summary = summary.read_text(encoding="utf-8")
+    return run
+
 
 def run_action(
     tmp: Path,
@@ -323,82 +485,21 @@ def run_action(
     runner_os: str = "Linux",
     path: str = "",
 ) -> Run:
-    """Run the action's steps (``steps``: only these) for one pull_request event."""
-    tmp.mkdir(exist_ok=True)
-    event_path = tmp / "event.json"
-    event_path.write_text(json.dumps(event), encoding="utf-8")
-    github = {"event_name": "pull_request", "event": event, "token": TOKEN}
-    context: dict[str, Any] = {"github": github, "inputs": {}, "steps": {}}
-    inputs = {"languages": "en zh", "schemas": "opschemas", **(inputs or {})}
-    for name, spec in ACTION["inputs"].items():
-        default = _env_value(spec.get("default", ""), context)
-        context["inputs"][name] = inputs.get(name, default)
-    runner_temp = tmp / "runner"
-    runner_temp.mkdir(exist_ok=True)
+    """Both jobs of a pull request's workflow: ``pull-request`` in REPO (checked out at the
+    pull request), then ``compare`` in a fresh clone checked out at the base commit."""
+    first = run_job(
+        tmp, repo, api, event, pythons["pull-request"], "pull-request", inputs, steps, runner_os,
+        path,
+    )  # fmt: skip
+    workspace = tmp / "base-workspace"
+    git_in(tmp, "clone", "-q", "--shared", "--no-checkout", str(repo), str(workspace))
+    git_in(workspace, "checkout", "-q", "--detach", event["pull_request"]["base"]["sha"])
+    second = run_job(
+        tmp, workspace, api, event, pythons["compare"], "compare", inputs, steps, runner_os, path
+    )
     dumps = tmp / "env-dumps"
-    dumps.mkdir()
-    env_file, summary = tmp / "github_env", tmp / "summary.md"
-    env_file.touch()
-    summary.touch()
-    env = {
-        **{k: v for k, v in os.environ.items() if k != "GITHUB_TOKEN"},
-        "PATH": os.pathsep.join(
-            p for p in (path, str(Path(sys.executable).parent), os.environ["PATH"]) if p
-        ),
-        "GITHUB_ACTION_PATH": str(ROOT),
-        "GITHUB_WORKSPACE": str(repo),
-        "GITHUB_EVENT_NAME": "pull_request",
-        "GITHUB_EVENT_PATH": str(event_path),
-        "GITHUB_REPOSITORY": REPOSITORY,
-        "GITHUB_WORKFLOW_REF": f"{REPOSITORY}/{WORKFLOW}@refs/pull/{PR_NUMBER}/merge",
-        "GITHUB_API_URL": api,
-        "GITHUB_ENV": str(env_file),
-        "GITHUB_STEP_SUMMARY": str(summary),
-        "RUNNER_TEMP": str(runner_temp),
-        "RUNNER_OS": runner_os,
-        "TOY_ENV_DUMP": str(dumps),
-        # The stand-in older onnx has the installed onnx's files, which key the cache: off.
-        "GENDOC_CACHE_DIR": "",
-        **{name: str(path) for name, path in pythons.items()},  # what install writes
-    }
-    run = Run({}, {}, {}, "", [])
-    for step in ACTION["runs"]["steps"]:
-        if "uses" in step:
-            continue
-        if (steps and step["id"] not in steps) or (not steps and step["id"] in NOT_RUN):
-            # Not run here; the interpreters it would make are given instead.
-            context["steps"][step["id"]] = {"outcome": "success" if run.succeeded else "skipped"}
-            continue
-        # Without a status function (always(), !cancelled()) a step needs all before it to pass.
-        condition = step.get("if", "true")
-        status_free = "always()" not in condition and "!cancelled()" not in condition
-        runs = evaluate(condition, context) and not (status_free and not run.succeeded)
-        if not runs:
-            run.outcomes[step["id"]] = "skipped"
-            context["steps"][step["id"]] = {"outcome": "skipped"}
-            continue
-        assert step["shell"] == "bash"
-        step_env = {k: _env_value(v, context) for k, v in step.get("env", {}).items()}
-        script = tmp / f"{step['id']}.sh"
-        script.write_text(step["run"], encoding="utf-8")
-        result = subprocess.run(
-            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
-            cwd=repo,
-            env={**env, **step_env},
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        outcome = "success" if result.returncode == 0 else "failure"
-        run.outcomes[step["id"]] = outcome
-        context["steps"][step["id"]] = {"outcome": outcome}
-        run.stdout[step["id"]], run.stderr[step["id"]] = result.stdout, result.stderr
-        for line in env_file.read_text(encoding="utf-8").splitlines():
-            key, _, value = line.partition("=")
-            env[key] = value
-    run.summary = summary.read_text(encoding="utf-8")
-    run.env_dumps = [json.loads(p.read_text()) for p in sorted(dumps.iterdir())]
-    return run
+    first.env_dumps = [json.loads(p.read_text()) for p in sorted(dumps.glob("*.json"))]
+    return first.then(second)
 
 
 def pull_request_event(base: str, head: str, action: str) -> dict[str, Any]:
@@ -580,27 +681,22 @@ def test_self_hosted_runner_keeps_no_stale_worktree(
     _, api = github
     repo = new_repo(tmp_path)
     base = commit(repo, "docs", None, "onnx==1.23.2")
-    stale = tmp_path / "run1" / "runner" / "gendoc" / "base"
-    git_in(repo, "worktree", "add", "--quiet", "--detach", str(stale), base)
-    shutil.rmtree(tmp_path / "run1" / "runner")  # the runner wiped its temporary folder
-    broken = {"GENDOC_PYTHON": Path("/bin/false"), "GENDOC_BASE_PYTHON": Path("/bin/false")}
-    event = pull_request_event(base, base, "opened")
-    run = run_action(
-        tmp_path / "run1",
-        repo,
-        api,
-        event,
-        broken,
-        steps={"base-checkout", "export", "diff", "cleanup"},
+    runner_temp = tmp_path / "run1" / "compare" / "runner"
+    git_in(
+        repo, "worktree", "add", "--quiet", "--detach", str(runner_temp / "gendoc" / "base"), base
     )
+    shutil.rmtree(runner_temp)  # the runner wiped its temporary folder
+    event = pull_request_event(base, base, "opened")
+    steps = {"base-checkout", "export-base", "diff", "cleanup"}
+    run = run_job(tmp_path / "run1", repo, api, event, Path("/bin/false"), "compare", None, steps)
     assert run.outcomes == {
         "base-checkout": "success",
-        "export": "failure",
+        "export-base": "failure",
         "diff": "skipped",
         "cleanup": "success",
     }
     assert git_in(repo, "worktree", "list", "--porcelain").count("worktree ") == 1
-    assert not (tmp_path / "run1" / "runner" / "gendoc").exists()
+    assert not (runner_temp / "gendoc").exists()
 
 
 def test_windows_runner_stops_in_the_first_step_with_a_clear_error(
@@ -617,6 +713,16 @@ def test_windows_runner_stops_in_the_first_step_with_a_clear_error(
     assert run.outcomes["check"] == "skipped" and run.outcomes["cleanup"] == "success"
 
 
+def test_an_unknown_job_stops_in_the_first_step(tmp_path: Path, github) -> None:
+    _, api = github
+    event = pull_request_event("a" * 40, "b" * 40, "opened")
+    run = run_job(tmp_path, tmp_path, api, event, Path("/bin/false"), "both", steps={"preflight"})
+    assert run.outcomes == {"preflight": "failure"}
+    assert run.stdout["preflight"] == (
+        "::error title=gendoc::The job input is pull-request or compare.\n"
+    )
+
+
 def test_a_personal_token_edits_only_its_own_accounts_comment(
     tmp_path: Path, github, pythons: dict[str, Path]
 ) -> None:
@@ -627,13 +733,13 @@ def test_a_personal_token_edits_only_its_own_accounts_comment(
         comment(5001, BOT, f"{MARKER}\nwritten by the workflow token of another workflow"),
         comment(5002, "docs-bot", f"{MARKER}\nold differences"),
     ]
-    work = tmp_path / "run" / "runner" / "gendoc"
+    work = tmp_path / "run" / "compare" / "runner" / "gendoc"
     work.mkdir(parents=True)
     body = "## ONNX operator changes\n\nnew differences\n"
     (work / "comment.json").write_text(json.dumps({"differences": True, "body": body}))
     event = pull_request_event("a" * 40, "b" * 40, "synchronize")
-    run = run_action(tmp_path / "run", repo=tmp_path, api=api, event=event, pythons=pythons,
-                     steps={"post"})  # fmt: skip
+    run = run_job(tmp_path / "run", tmp_path, api, event, pythons["compare"], "compare",
+                  steps={"post"})  # fmt: skip
     assert run.succeeded, run.stderr
     assert state.writes() == [("PATCH", f"/repos/{REPOSITORY}/issues/comments/5002")]
     assert state.comments[-1]["body"] == f"{MARKER}\n{body}"
@@ -643,6 +749,7 @@ def test_a_personal_token_edits_only_its_own_accounts_comment(
 
 _PYTHON_STUB = """#!/bin/bash
 # python for the install step: makes virtualenvs of itself, logs what pip would install.
+if [ "$1" = -I ]; then shift; fi
 if [ "$1" = -m ] && [ "$2" = venv ]; then mkdir -p "$3/bin" && cp "$0" "$3/bin/python"; exit; fi
 if [ "$1" = -m ] && [ "$2" = pip ]; then echo "$0 ${*:3}" >> "$PIP_LOG"; exit; fi
 exec REAL "$@"
@@ -671,20 +778,21 @@ def test_install_gives_each_side_its_onnx_and_requirements(
     steps = {"base-checkout", "install"}
     run = run_action(tmp_path / "run", repo, api, event, pythons, inputs, steps, path=str(stub))
     assert run.succeeded, run.stderr
-    work = tmp_path / "run" / "runner" / "gendoc"
+    head_work = tmp_path / "run" / "pull-request" / "runner" / "gendoc"
+    base_work = tmp_path / "run" / "compare" / "runner" / "gendoc"
     assert log.read_text().splitlines() == [
-        f"{work}/env/bin/python install --quiet onnx=={onnx.__version__} {ROOT}",
-        f"{work}/env/bin/python install --quiet -r {repo}/requirements.txt",
-        f"{work}/base-env/bin/python install --quiet onnx==1.22.0 {ROOT}",
-        f"{work}/base-env/bin/python install --quiet -r {work}/base/requirements.txt",
+        f"{head_work}/env/bin/python install --quiet onnx=={onnx.__version__} {ROOT}",
+        f"{head_work}/env/bin/python install --quiet -r {repo}/requirements.txt",
+        f"{base_work}/env/bin/python install --quiet onnx==1.22.0 {ROOT}",
+        f"{base_work}/env/bin/python install --quiet -r {base_work}/base/requirements.txt",
     ]
-    assert (work / "base" / "requirements.txt").read_text() == "numpy<3\n"
+    assert (base_work / "base" / "requirements.txt").read_text() == "numpy<3\n"
     assert "onnx for the base commit: the base workflow's onnx input" in run.stderr["install"]
-    written = (tmp_path / "run" / "github_env").read_text().splitlines()
-    assert written == [
-        f"GENDOC_PYTHON={work}/env/bin/python",
-        f"GENDOC_BASE_PYTHON={work}/base-env/bin/python",
-    ]
+    # Each job's interpreter is the install step's output, not a variable of GITHUB_ENV.
+    for job, work in (("pull-request", head_work), ("compare", base_work)):
+        folder = tmp_path / "run" / job
+        assert (folder / "install.OUTPUT").read_text() == f"python={work}/env/bin/python\n"
+        assert (folder / "install.ENV").read_text() == ""
 
 
 # --- the base side's onnx ------------------------------------------------------------------
@@ -745,28 +853,124 @@ def test_base_onnx_is_the_base_workflows_input(
 
 def test_token_is_given_to_the_posting_step_only_and_gendoc_runs_isolated() -> None:
     steps = ACTION["runs"]["steps"]
-    with_token = [s["id"] for s in steps if "token" in json.dumps(s.get("env", {}))]
+    with_token = [s.get("id") for s in steps if "token" in json.dumps(s.get("env", {}))]
     assert with_token == ["post"]
+    # ... of the compare job, after every step that runs code of the pull request.
+    post = next(s for s in steps if s.get("id") == "post")
+    assert "inputs.job == 'compare'" in post["if"]
     runs = "\n".join(s.get("run", "") for s in steps)
     assert "PYTHONPATH" not in runs
-    gendoc_calls = re.findall(r"\"\$\{GENDOC_[^\n]*", runs)
+    assert "GITHUB_ENV" not in runs and "GITHUB_PATH" not in runs  # outputs name interpreters
+    gendoc_calls = re.findall(r"\"\$GENDOC_PYTHON\"[^\n]*", runs)
     assert len(gendoc_calls) == 4 and all(" -I -m gendoc.ci." in c for c in gendoc_calls)
+    named = [s["env"]["GENDOC_PYTHON"] for s in steps if "GENDOC_PYTHON" in s.get("env", {})]
+    assert named == ["${{ steps.install.outputs.python }}"] * 4
     assert "sed -i" not in runs and "readlink -f" not in runs  # GNU-only, not on macOS
 
 
-def test_example_workflow_uses_the_action_with_its_inputs() -> None:
-    """examples/docs-check.yml: this action, declared inputs only, no secret."""
+def test_example_workflow_uses_the_action_in_two_jobs() -> None:
+    """examples/docs-check.yml: the pull request's code where the token may only read."""
     text = (ROOT / "examples" / "docs-check.yml").read_text(encoding="utf-8")
     workflow = yaml.safe_load(text)
     assert {"pull_request", "push"} <= set(workflow[True])  # YAML 1.1 reads `on` as true
-    assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
-    assert "secrets." not in text
-    steps = workflow["jobs"]["docs"]["steps"]
-    assert steps[0]["uses"].startswith("actions/checkout@")
-    assert steps[0]["with"]["persist-credentials"] is False  # no token left in .git/config
-    ours = [step for step in steps if step.get("uses") == "./"]
-    assert len(ours) == 1 and "<owner>/gendoc@v1" in text
-    assert set(ours[0]["with"]) <= set(ACTION["inputs"])
+    assert workflow["permissions"] == {}
+    assert "secrets." not in text and "<owner>/gendoc@v1" in text
+    docs, compare = workflow["jobs"]["docs"], workflow["jobs"]["schema-diff"]
+    assert docs["permissions"] == {"contents": "read"}
+    assert compare["permissions"] == {"contents": "read", "pull-requests": "write"}
+    assert compare["needs"] == "docs" and "pull_request" in compare["if"]
+    for job, ref in ((docs, None), (compare, "${{ github.event.pull_request.base.sha }}")):
+        checkout, ours = job["steps"]
+        assert checkout["uses"].startswith("actions/checkout@")
+        assert checkout["with"]["persist-credentials"] is False  # no token in .git/config
+        assert checkout["with"].get("ref") == ref
+        assert ours["uses"] == "./" and set(ours["with"]) <= set(ACTION["inputs"])
+        assert ours["with"].get("job", "pull-request") == ("compare" if ref else "pull-request")
+        assert ours["with"]["schemas"] == docs["steps"][1]["with"]["schemas"]
     committed = {"en": ROOT / "docs" / "Operators.md", "zh": ROOT / "docs" / "zh" / "Operators.md"}
-    assert ours[0]["with"]["languages"].split() == list(committed)
+    assert docs["steps"][1]["with"]["languages"].split() == list(committed)
     assert all(path.is_file() for path in committed.values())
+
+
+def test_pull_request_code_that_takes_over_its_job_gets_no_token_and_hides_nothing(
+    tmp_path: Path, github, pythons: dict[str, Path]
+) -> None:
+    """The schema module plants BASH_ENV, overrides the interpreters, prepends to PATH."""
+    state, api = github
+    repo = new_repo(tmp_path)
+    base = commit(repo, "schemas", "diff_v1", "onnx==1.23.2", docs=False)
+    git_in(repo, "checkout", "-q", "-b", "bump")
+    head = commit(repo, "change a tag", "runner_hijack", "onnx==1.23.2", docs=False)
+    event = pull_request_event(base, head, "opened")
+    run = run_action(tmp_path / "run", repo, api, event, pythons, {"fail-on": "tag-change"})
+    assert run.outcomes["check"] == "failure"  # no documents committed; the module ran
+
+    # The attack was live: every later step of the first job ran the hook and the fake git.
+    log = (tmp_path / "run" / "env-dumps" / "hook.log").read_text(encoding="utf-8")
+    assert log.count("\nhook ") + log.startswith("hook ") >= 2  # export-head, cleanup
+    assert "\ngit worktree remove" in log
+    # It saw no token, and it never ran in the second job.
+    assert TOKEN not in log
+    assert str(tmp_path / "run" / "compare") not in log
+    assert not [k for dump in run.env_dumps for k, v in dump.items() if TOKEN in v]
+    assert state.tokens == {f"Bearer {TOKEN}"}  # the posting step's requests only
+    # The tag change is shown, fails the job, and is posted.
+    change = "- `com.example.Foo-2` input `Y`: undefined -> non-differentiable"
+    assert run.outcomes["diff"] == "failure" and run.outcomes["post"] == "success"
+    (ours,) = state.ours()
+    assert change in ours["body"] and change in run.summary
+    tag_error = "::error title=Differentiability tag change::com.example.Foo-2 input Y: "
+    assert tag_error in run.stdout["diff"]
+
+
+def _relink(path: Path, target: Path) -> None:
+    path.unlink()
+    path.symlink_to(target)
+
+
+@pytest.mark.parametrize(
+    ("make", "error"),
+    [
+        (lambda head: _relink(head, head.with_name("elsewhere.json")), "is not a regular file"),
+        (lambda head: head.write_bytes(b" " * (MAX_SNAPSHOT_BYTES + 1)), "more than"),
+        (lambda head: head.write_text('{"format": "gendoc-snapshot"'), "truncated"),
+        (lambda head: head.with_name("head.missing.json").write_text('["os"]'), "not a list"),
+    ],
+)
+def test_a_bad_artifact_is_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, make: Any, error: str
+) -> None:
+    """The compare job reads the first job's files as data: anything else is one error."""
+    work = tmp_path / "gendoc"
+    (work / "head").mkdir(parents=True)
+    empty = dumps(Reference(onnx_version="1.23.2", schemas=()))
+    for snapshot in (work / "base.json", work / "head" / "head.json"):
+        snapshot.write_text(empty, encoding="utf-8")
+        snapshot.with_name(snapshot.stem + ".missing.json").write_text("[]", encoding="utf-8")
+    (work / "head" / "elsewhere.json").write_text(empty, encoding="utf-8")
+    make(work / "head" / "head.json")
+    for name, value in (("RUNNER_TEMP", str(tmp_path)), ("SCHEMAS", "opschemas")):
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    output = io.StringIO()
+    with contextlib.redirect_stdout(output):
+        assert diff_step.main() == 2
+    (line,) = output.getvalue().splitlines()
+    assert line.startswith("::error title=gendoc diff::") and error in line
+    assert not (work / "comment.json").exists()
+
+
+def test_annotations_and_the_summary_show_control_and_bidi_characters_as_escapes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stale document's path or a module's name from the pull request, as the steps write it."""
+    name = "docs/\u202eOperators.md\x1b]0;t\x07"
+    assert annotation("error", f"{name} is stale", title="Stale document", file=name) == (
+        r"::error file=docs/\u202eOperators.md\x1b]0;t\x07,title=Stale document::"
+        r"docs/\u202eOperators.md\x1b]0;t\x07 is stale"
+    )
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    append_summary(f"- `{name}`: stale")
+    shown = r"- `docs/\u202eOperators.md\x1b]0;t\x07`: stale"
+    assert summary.read_text(encoding="utf-8") == shown + "\n"

@@ -16,10 +16,11 @@ from gendoc.model.snapshot import dumps
 @pytest.fixture
 def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     folder = tmp_path / "gendoc"
-    folder.mkdir()
-    for name, doc in (("base.json", "Old text."), ("head.json", "New text.")):
+    (folder / "head").mkdir(parents=True)
+    for name, doc in (("base.json", "Old text."), ("head/head.json", "New text.")):
         reference = Reference("1.0", (Schema(domain="", name="Foo", since_version=1, doc=doc),))
         (folder / name).write_text(dumps(reference), encoding="utf-8")
+        (folder / name.replace(".json", ".missing.json")).write_text("[]", encoding="utf-8")
     monkeypatch.setenv("RUNNER_TEMP", str(tmp_path))
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     return folder

@@ -144,6 +144,24 @@ def test_crlf_only_difference_is_named(tmp_path: Path) -> None:
     )
 
 
+def test_a_documents_control_characters_are_printed_as_visible_escapes(tmp_path: Path) -> None:
+    """A committed line that sets the title, writes the clipboard and fakes a message."""
+    attack = (
+        "\x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07"  # window title; OSC 52: write the clipboard
+        "\r\x1b[2K4 documents in docs are up to date"  # erase the line, print a fake message
+        "\x9b2J\u202e"  # C1 CSI: clear the screen; what follows shown reversed
+    )
+    (tmp_path / "Operators.md").write_text(f"line {attack}\n", encoding="utf-8", newline="")
+    report = check_documents(tmp_path, {"Operators.md": "line\n"}, RenderOptions())
+    printed = format_check(report)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", printed)
+    assert printed.splitlines()[4:7] == [  # str.splitlines ends a line at the CR
+        r"-line \x1b]0;pwned\x07\x1b]52;c;ZXZpbA==\x07",
+        r"-\x1b[2K4 documents in docs are up to date\x9b2J\u202e",
+        "+line",
+    ]
+
+
 def test_negative_max_diff_lines_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

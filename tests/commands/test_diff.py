@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import onnx
 import pytest
 
+from gendoc.cli import main
 from gendoc.commands.diff import Change, DiffReport, FailOn, Kind, Side, compare, format_diff
 from gendoc.model.reference import (
     Attribute,
@@ -488,6 +490,40 @@ def test_github_format_keeps_every_value_on_its_own_command_line() -> None:
         assert "%0D%0A::stop-commands::" in lines[-1]
 
 
+# A clipboard write (OSC 52), a C1 screen clear, and bidi controls that would show the rest
+# of a line reversed.
+TERMINAL = "\x1b]52;c;ZXZpbA==\x07\x9b2J\u202e\u2066\u200f\u061c"
+SHOWN = r"\x1b]52;c;ZXZpbA==\x07\x9b2J\u202e\u2066\u200f\u061c"
+ACTIVE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_control_and_bidi_characters_are_visible_escapes_in_every_format() -> None:
+    old = ref(
+        schema("Reshape", 5, inputs=(param(f"shape{TERMINAL}", UNDEFINED),)),
+        Schema("", "Bar", 1, doc="Plain."),
+    )
+    new = ref(
+        schema("Reshape", 5, inputs=(param(f"shape{TERMINAL}", NON_DIFF),)),
+        Schema("", "Bar", 1, doc=f"Plain. {TERMINAL} end"),
+    )
+    report = DiffReport(
+        Side(TERMINAL, TERMINAL), Side(TERMINAL, TERMINAL), tuple(compare(old, new))
+    )
+    printed = {
+        fmt: format_diff(report, fmt, FailOn.TAG_CHANGE) for fmt in ("markdown", "github", "json")
+    }
+    assert not [fmt for fmt, text in printed.items() if ACTIVE.search(text)]
+    tag = "::error title=Differentiability tag change::Reshape-5 input shape"
+    assert printed["github"].splitlines()[0] == f"{tag}{SHOWN}: undefined -> non-differentiable"
+    assert (
+        f"- `Reshape-5` input `shape{SHOWN}`: undefined -> non-differentiable"
+        in printed["markdown"]
+    )
+    assert f"Plain. {{+{SHOWN} end+}}" in printed["markdown"]  # the word diff
+    data = json.loads(printed["json"])  # the same data, escaped the JSON way
+    assert data["changes"][0]["name"] == f"shape{TERMINAL}"
+
+
 @pytest.mark.parametrize(
     ("fail_on", "tags_only", "others_only", "none"),
     [("tag-change", 1, 0, 0), ("any", 1, 1, 0), ("never", 0, 0, 0)],
@@ -611,3 +647,12 @@ def test_an_oversized_snapshot_is_one_line_and_exit_2(tmp_path, monkeypatch, cap
     assert captured.err == (
         f"gendoc: error: {path}: {size:,} bytes, more than gendoc diff reads ({size - 1:,})\n"
     )
+
+
+def test_an_error_line_shows_a_paths_control_characters_as_visible_escapes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "x\x1b]0;title\x07\u202e.json"
+    assert main(["diff", str(missing), str(missing)]) == 2
+    shown = f"{tmp_path}/x\\x1b]0;title\\x07\\u202e.json"
+    assert capsys.readouterr().err == f"gendoc: error: snapshot file not found: {shown}\n"

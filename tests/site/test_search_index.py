@@ -258,3 +258,36 @@ def test_a_missing_part_is_one_error_and_the_index_is_kept(tmp_path: Path) -> No
     with pytest.raises(GendocError, match=r"^pagefind: the index of en lists no languages$"):
         merge_bundles(site, [english])
     assert every_file(site / BUNDLE) == before
+
+
+def test_a_link_where_the_index_goes_is_replaced_not_followed(tmp_path: Path) -> None:
+    """``site/pagefind`` planted as a link to a folder elsewhere: the index is written in the
+    site, and nothing lands in the folder the link named."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    site = make_site(tmp_path / "site")
+    (site / BUNDLE).symlink_to(outside, target_is_directory=True)
+    index_site(site, None)
+    assert list(outside.iterdir()) == []
+    assert not (site / BUNDLE).is_symlink() and (site / BUNDLE / ENTRY).is_file()
+
+
+def test_the_site_folder_is_never_written_through_a_link(tmp_path: Path) -> None:
+    """Before mkdocs cleans the site (which keeps a link to a folder), every link in it is
+    removed; a site folder that is itself a link is refused in one line."""
+    from mkdocs.exceptions import PluginError
+
+    from gendoc.site.plugin import _unlinked_site
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    site = make_site(tmp_path / "site")
+    (site / "zh" / "search").symlink_to(outside, target_is_directory=True)
+    (site / BUNDLE).symlink_to(outside, target_is_directory=True)
+    _unlinked_site(site)
+    assert not [p for p in site.rglob("*") if p.is_symlink()]
+    assert (site / "zh" / "index.html").is_file()
+    linked = tmp_path / "linked-site"
+    linked.symlink_to(site, target_is_directory=True)
+    with pytest.raises(PluginError, match=r"^gendoc: output folder .*linked-site is a symbolic"):
+        _unlinked_site(linked)

@@ -194,3 +194,70 @@ def test_build_refuses_a_crafted_journal_in_one_line(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1 and "Operators.md" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == [write.JOURNAL, "notes.txt"]
+
+
+@pytest.mark.parametrize("link", ["docs/zh", "docs"])
+def test_an_output_folder_reached_through_a_link_is_refused_in_one_line(
+    tmp_path: Path, link: str
+) -> None:
+    """A checkout whose ``docs/zh`` (or ``docs``) is a link to a folder outside it."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (outside / "zh").mkdir(parents=True)
+    (repo / link).parent.mkdir(parents=True)
+    (repo / link).symlink_to(outside / "zh" if link == "docs/zh" else outside)
+    result = run_gendoc("export", "-o", "docs/zh/snapshot.json", cwd=repo)
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"gendoc: error: output folder docs/zh: {link} is a symbolic link; gendoc writes into "
+        "real folders only (remove the link, or give the folder it points to)\n"
+    )
+    assert [p for p in outside.rglob("*") if p.is_file()] == []
+
+
+def test_an_absolute_output_folder_that_is_a_link_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    with pytest.raises(GendocError, match="link is a symbolic link"):
+        write_documents(tmp_path / "link", {"Operators.md": "text\n"})
+    assert list((tmp_path / "real").iterdir()) == []
+    # A link above it, outside the working folder, is the user's own path: followed.
+    assert write_documents(tmp_path / "link" / "docs", {"Operators.md": "text\n"}) == [
+        tmp_path / "link" / "docs" / "Operators.md"
+    ]
+
+
+def test_remove_entry_and_remove_links_follow_no_link(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("kept\n")
+    site = tmp_path / "site"
+    (site / "assets").mkdir(parents=True)
+    (site / "zh").symlink_to(outside)
+    (site / "assets" / "x.js").symlink_to(outside / "keep.txt")
+    (site / "page.html").write_text("page\n")
+    write.remove_links(site)
+    assert sorted(p.relative_to(site).as_posix() for p in site.rglob("*")) == [
+        "assets",
+        "page.html",
+    ]
+    (site / "pagefind").symlink_to(outside)
+    write.remove_entry(site / "pagefind")
+    write.remove_entry(site / "assets")
+    write.remove_entry(site / "missing")
+    assert sorted(p.name for p in site.iterdir()) == ["page.html"]
+    assert (outside / "keep.txt").read_text() == "kept\n"
+
+
+def test_a_link_earlier_in_the_path_as_written_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``docs/../escape`` goes through ``docs``: a link there leads out of the checkout."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside" / "inner"
+    outside.mkdir(parents=True)
+    repo.mkdir()
+    (repo / "docs").symlink_to(outside)
+    monkeypatch.chdir(repo)
+    for out in (Path("docs/../escape"), repo / "docs" / ".." / "escape"):
+        with pytest.raises(GendocError, match=r": docs is a symbolic link;"):
+            write_documents(out, {"Operators.md": "text\n"})
+    assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == ["inner"]
