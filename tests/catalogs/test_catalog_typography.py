@@ -57,7 +57,8 @@ CODE_LINE = ("//", "#", "/*", "|", ">")
 def line_breaks(text: str) -> list[str]:
     """Line breaks inside Chinese prose: both lines hold Chinese and the break sits between
     Chinese (or full-width punctuation) and a Chinese or Latin character, either way round.
-    A list item, a table row, a quote and a line of commented code keep their own lines."""
+    A list item (and the line after it), a table row, a quote and a line of commented code
+    keep their own lines."""
     lines = text.split("\n")
     found = []
     for before, after in itertools.pairwise(lines):
@@ -66,6 +67,8 @@ def line_breaks(text: str) -> list[str]:
             continue
         if re.match(LIST_ITEM, b) or a.lstrip().startswith(CODE_LINE) or b.startswith(CODE_LINE):
             continue
+        if re.match(LIST_ITEM, a.lstrip()):
+            continue  # the sentence after a list starts a paragraph of its own
         if any(comment in line for comment in ("//", "/*") for line in (a, b)):
             continue  # pseudo-code whose comments are translated
         end, start = a[-1:], b[:1]
