@@ -11,9 +11,10 @@ reads differently in two places, so that they can be made one.
 A paragraph is lined up only when its English and its translation have as many
 sentences, cut at the same marks (``.``/``。``, ``:``/``：``, ``;``/``；``, ``?``,
 ``!`` and the start of a list item), and each pair has the same code spans; any
-other paragraph is left out rather than guessed at. Sentences are compared with their line breaks and runs of
-spaces made one space, as the pages show them, and without the mark that ends
-them (a sentence ends with ``；`` before a list and ``。`` elsewhere).
+other paragraph is left out rather than guessed at. Sentences are compared
+with their line breaks and runs of spaces made one space, as the pages show
+them, and without the mark that ends them (a sentence ends with ``；`` before
+a list and ``。`` elsewhere).
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ from gendoc.catalogs.i18n import catalog_path, read_catalog
 
 # Where an English sentence ends: a mark, then a space or line break, and not inside an
 # abbreviation such as "e.g." or "i.e.".
-_EN_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<=[.:;?!])\s+|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
-_ZH_END = re.compile(r"(?<=[。：；？！])\s*|\n(?=\s*(?:[-*+]|\d+[.)])\s)")
+_LIST_START = r"\n(?=\s*(?:[-*+]|\d+[.)])\s)"
+_EN_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<=[.:;?!])\s+|" + _LIST_START)
+_ZH_END = re.compile(r"(?<=[。：；？！])\s*|" + _LIST_START)
 _CODE = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)|\$[^$\n]+\$", re.S)
 _SPACE = re.compile(r"\s+")
 _CODE_SPAN = re.compile(r"`[^`]+`")
