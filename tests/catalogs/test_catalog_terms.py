@@ -9,6 +9,7 @@ installed onnx.
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -17,14 +18,22 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
-from gendoc.catalogs.consistency import aligned, drifts, translated_messages
-from gendoc.catalogs.schema_text import catalog_entries
-from gendoc.model.reference import Reference
+from gendoc.catalogs.consistency import (
+    aligned,
+    chinese_sentences,
+    drifts,
+    english_sentences,
+    translated_messages,
+)
+from gendoc.catalogs.schema_text import catalog_entries, paragraphs, schema_texts
+from gendoc.model.reference import Reference, Schema
 
 ROOT = Path(__file__).resolve().parents[2]
 ZH = ROOT / "templates" / "locale" / "zh"
 CATALOGS = sorted((ZH / "LC_MESSAGES").glob("*.po"))
 # What a "not" rendering may stand in without counting: code spans, formulas, quoted names.
+# The marks a sentence may end with, which follow the paragraph rather than the sentence.
+MARKS = "。：；？！，"
 KEPT = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)|\$[^$\n]+\$|'[^'\n]*'|\"[^\"\n]*\"", re.S)
 
 
@@ -133,6 +142,41 @@ def test_identical_english_sentences_read_alike() -> None:
 
 CONV_DOC = "The convolution operator consumes an input tensor and a filter."
 DILATION = "Dilation value along each spatial axis of filter."
+
+
+def _sentences(schema: Schema, translated: dict[str, str]) -> tuple[set, set, list]:
+    """A version's English sentences, its Chinese ones, and the pairs that line up."""
+    english, chinese, pairs = set(), set(), []
+    for _, text in schema_texts(schema):
+        for paragraph in paragraphs(text):
+            english.update(english_sentences(paragraph))
+            if paragraph in translated:
+                chinese.update(s.rstrip(MARKS) for s in chinese_sentences(translated[paragraph]))
+                pairs += [
+                    (e, c.rstrip(MARKS)) for e, c in aligned(paragraph, translated[paragraph])
+                ]
+    return english, chinese, pairs
+
+
+def test_a_sentence_unchanged_between_two_versions_reads_alike_in_both(
+    reference: Reference,
+) -> None:
+    """What a Chinese version diff shows: a sentence whose English both neighbouring versions
+    have, translated in one, reads the same in the other (a sentence holding a code block
+    is left out: the code is the same in both languages, the cut around it is not)."""
+    translated = dict(translated_messages(ROOT / "templates", "zh"))
+    found = []
+    for domain in reference.domains:
+        for op in reference.operators(domain):
+            for old, new in itertools.pairwise(op.versions):
+                a, b = _sentences(old, translated), _sentences(new, translated)
+                found += [
+                    f"{op.name} {old.since_version} -> {new.since_version}: {english!r}"
+                    for (this, other) in ((a, b), (b, a))
+                    for english, chinese in this[2]
+                    if english in other[0] and chinese not in other[1] and "```" not in english
+                ]
+    assert found == []
 
 
 @pytest.mark.parametrize(
