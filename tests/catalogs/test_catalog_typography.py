@@ -43,6 +43,7 @@ BLOCK_MARKER = re.compile(r"^[ \t]*(?:#{1,6}|>)[ \t]+", re.M)
 
 RULES = {
     "no space between Chinese and Latin": re.compile(f"{HAN}-?{LATIN}|{LATIN}{HAN}"),
+    "space between Chinese characters": re.compile(f"{HAN}[ \t]+{HAN}"),
     "space next to full-width punctuation": re.compile(
         f"^(?!\\s*\\|).*?(?:\\S[ \t]+[{FULL_WIDTH}]|[{FULL_WIDTH}][ \t]+\\S)", re.M
     ),
@@ -165,6 +166,7 @@ def test_every_chinese_message_follows_the_typography_rules(path: Path) -> None:
         ("> **可微性.** 每个输入", "ASCII full stop after Chinese"),
         ("此版本的算子自'ai.onnx.ml' 算子集第 1 版起可用。", "ASCII quote next to Chinese"),
         ("#### 输入 (1 – 4)", "ASCII parentheses around a range after Chinese"),
+        ("导入 默认域 ai.onnx 的模型", "space between Chinese characters"),
         ("<dt>`X`（可微） : `T`</dt>", "space next to full-width punctuation"),
     ],
 )
@@ -190,8 +192,10 @@ def test_what_the_rules_allow(text: str) -> None:
     assert problems(text) == []
 
 
-# Elements whose text is not Chinese prose: code, formulas, scripts, drawings.
-NOT_PROSE = frozenset({"head", "pre", "math", "script", "style", "svg", "template"})
+# Elements whose text is not Chinese prose: code, formulas, scripts, drawings; and the
+# navigation, which repeats the titles of the pages and headings with their badges flattened
+# into words (the titles are read where they stand), as a table of contents does.
+NOT_PROSE = frozenset({"head", "nav", "pre", "math", "script", "style", "svg", "template"})
 VOID = frozenset({"br", "img", "hr", "input", "meta", "link", "wbr", "source", "col"})
 # Elements that end a line of text: a block, a cell, an item.
 BLOCKS = frozenset(
@@ -237,9 +241,9 @@ class _ReaderText(HTMLParser):
     """The text of a page as a Chinese reader reads it, one block a line: code blocks left
     out, inline code and formulas kept as a code span and ``$x$`` (Latin words for the
     spacing rule), a link's URL as an autolink, a table cell as a catalog's table row, a
-    badge (a classed span) as a line of its own; the page's head is left out, and
-    so is every element marked ``lang="en"`` (English on purpose: an untranslated
-    paragraph, an English source quoted)."""
+    badge (a classed span, a marker in ``<sub>``) as a line of its own; the page's head is
+    left out, and so is every element marked ``lang="en"`` (English on purpose: an
+    untranslated paragraph, an English source quoted)."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -254,8 +258,9 @@ class _ReaderText(HTMLParser):
             if tag == "br" and not self._skipping():
                 self.out.append("\n")
             return
-        lang = dict(attrs).get("lang")
-        skip = tag in NOT_PROSE or (lang is not None and not lang.startswith("zh"))
+        lang, classes = dict(attrs).get("lang"), (dict(attrs).get("class") or "").split()
+        toc = any("toc" in c for c in classes)  # a table of contents: the titles again
+        skip = tag in NOT_PROSE or toc or (lang is not None and not lang.startswith("zh"))
         if tag == "math" and not self._skipping():
             self.out.append("$x$")  # a formula: a Latin word for the spacing rule
         self.open.append((tag, skip or self._skipping()))
@@ -263,7 +268,7 @@ class _ReaderText(HTMLParser):
             # A cell as the catalogs' table rows: its alignment spaces are not text.
             opening = {"code": "`", "td": "\n| ", "th": "\n| "}
             # A badge (a classed span: a tag, an option) is a box of its own, set apart.
-            badge = tag == "span" and dict(attrs).get("class")
+            badge = tag == "sub" or (tag == "span" and dict(attrs).get("class"))
             self.out.append(opening.get(tag, "\n" if tag in BLOCKS or badge else ""))
 
     def handle_endtag(self, tag: str) -> None:
@@ -275,7 +280,7 @@ class _ReaderText(HTMLParser):
                 self.out.append("`")
             if opened == tag:
                 break
-        if tag in BLOCKS or tag == "span":
+        if tag in BLOCKS or tag in ("span", "sub"):
             self.out.append("\n")
 
     def handle_data(self, data: str) -> None:
