@@ -40,7 +40,8 @@ check: setup
 	$(BIN)/gendoc check --out $(DOCS_DIR)/zh --lang zh
 
 ## catalogs: extract every marked message and every paragraph of schema text, merge them into
-## the .po catalogs (a changed paragraph turns fuzzy), compile the label catalogs as a check.
+## the .po catalogs (a changed paragraph turns fuzzy), report each English sentence that the
+## schema catalogs translate in more than one way, compile the label catalogs as a check.
 ## Translate the new entries (Poedit, Weblate or a text editor), then run `make test`.
 BABEL_KEYWORDS := -k N_ -k NP_:1,2
 catalogs: setup
@@ -48,6 +49,7 @@ catalogs: setup
 	$(BIN)/pybabel extract -F babel.cfg $(BABEL_KEYWORDS) --no-location --sort-output --omit-header -o build/locale/gendoc.pot .
 	$(BIN)/python -m gendoc.catalogs.i18n build/locale/gendoc.pot zh
 	$(BIN)/python -m gendoc.catalogs.schema_text zh
+	$(BIN)/python -m gendoc.catalogs.consistency zh
 	@for po in templates/locale/*/LC_MESSAGES/gendoc.po; do \
 	  lang=$$(basename $$(dirname $$(dirname $$po))); \
 	  $(BIN)/pybabel compile --statistics -l $$lang -i $$po -o build/locale/$$lang.mo || exit 1; \

@@ -311,7 +311,10 @@ class Display:
             return schema_html.html(text, self.docs_base)
         html = []
         for translated, run in groupby(self.schema.paragraphs(text), key=itemgetter(1)):
-            shown = schema_source("\n\n".join(p for p, _ in run))
+            # The paragraphs are dedented already; the opening line break keeps the renderer's
+            # dedent from taking the indentation off the first line alone (an indented code
+            # block that opens a text stays one, as in English).
+            shown = schema_source("\n" + "\n\n".join(p for p, _ in run))
             body = schema_html.html(shown, self.docs_base)
             if translated:
                 html.append(body)

@@ -21,7 +21,9 @@ HTML that means the same and is safe wherever the documents are shown:
   ending a name (``'keys_*'``): a wildcard over attribute names.
 - A list ends before an unindented capitalised line: onnx ends equation
   lists with a new sentence and no blank line, which CommonMark would
-  otherwise fold into the last bullet.
+  otherwise fold into the last bullet. A line that opens with a Chinese
+  character ends it too: a translation's sentence has no capital letter,
+  yet it starts the same new paragraph as the English one.
 """
 
 from __future__ import annotations
@@ -155,6 +157,8 @@ def _upright_names(mathml: str) -> str:
 
 _LIST_ITEM = re.compile(r"\s*(?:[*+-]|\d+[.)])\s")
 _FENCE = re.compile(r"\s*(```|~~~)")
+# A line that opens a sentence of a translation: a CJK ideograph first (no capital to tell it).
+_CJK_START = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
 class _MathMLRebuilder(HTMLParser):
@@ -273,7 +277,8 @@ def _literal_star(state: StateInline, silent: bool) -> bool:
 
 
 def end_lists(source: str) -> str:
-    """Put a blank line between a list item and an unindented capitalised line after it."""
+    """Put a blank line between a list item and an unindented line after it that opens a
+    sentence: a capital letter, or a Chinese character (a translated sentence)."""
     lines = source.split("\n")
     out: list[str] = []
     in_fence = False
@@ -284,7 +289,7 @@ def end_lists(source: str) -> str:
             not in_fence
             and out
             and _LIST_ITEM.match(out[-1])
-            and line[:1].isupper()
+            and (line[:1].isupper() or _CJK_START.match(line))
             and not _LIST_ITEM.match(line)
         ):
             out.append("")

@@ -44,6 +44,8 @@ words to be compared; below it the lines are unrelated and marking words would b
 # a run of spaces, or one sign.
 _WORD = re.compile(r"\w[\w.()]*|\s+|[^\w\s]")
 
+_FENCE = re.compile(r"\s*(```|~~~)")
+
 _Param = tuple[str, str]
 Words = tuple[tuple[str, bool], ...]
 """A line cut into runs of words, each marked when it differs from the other line."""
@@ -90,16 +92,42 @@ UNTRANSLATED = N_("[English] ")
 """Opens a paragraph that a translated diff shows in English (it has no current translation)."""
 
 
+# The end of a sentence inside a line of a translation (a Chinese paragraph is one line).
+_SENTENCE_END = re.compile(r"(?<=[。！？])(?=[^\s。！？）”’」』])")
+
+
+def _sentence_lines(paragraph: str) -> list[str]:
+    """A translated paragraph's lines, each prose line cut after every sentence.
+
+    The English source wraps its lines and the translation does not, so a whole Chinese
+    paragraph would be one changed line where onnx changed one sentence of it, or only
+    the blank line between two of its paragraphs. One sentence a line, the diff marks the
+    sentences whose English changed (the catalogs translate a sentence alike everywhere).
+    Code (in a fence or indented) keeps its lines.
+    """
+    lines: list[str] = []
+    in_fence = False
+    for line in paragraph.split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        if in_fence or _FENCE.match(line) or line.startswith((" ", "\t")):
+            lines.append(line)
+        else:
+            lines += _SENTENCE_END.split(line)
+    return lines
+
+
 @lru_cache(maxsize=4096)
 def _shown_lines(text: str, indent: str, schema: SchemaText, marker: str) -> tuple[Line, ...]:
     """``text`` as a page in another language shows it, paragraph by paragraph: translated
-    where a current translation exists, else the English paragraph opened by ``marker``."""
+    where a current translation exists (one sentence a line), else the English paragraph
+    opened by ``marker``."""
     lines: list[Line] = []
     for paragraph, translated in schema.paragraphs(text):
         if lines:
             lines.append(Line(""))
-        shown = paragraph if translated else marker + paragraph
-        lines += (Line(f"{indent}{line}".rstrip()) for line in shown.split("\n"))
+        shown = _sentence_lines(paragraph) if translated else (marker + paragraph).split("\n")
+        lines += (Line(f"{indent}{line}".rstrip()) for line in shown)
     return tuple(lines)
 
 

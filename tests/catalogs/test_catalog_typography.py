@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from babel.messages.pofile import read_po
 ROOT = Path(__file__).resolve().parents[2]
 ZH = ROOT / "templates" / "locale" / "zh"
 CATALOGS = sorted((ZH / "LC_MESSAGES").glob("*.po"))
+DOCUMENTS = sorted((ROOT / "docs" / "zh").glob("*.md"))
 
 HAN = "[\u3400-\u4dbf\u4e00-\u9fff]"
 FULL_WIDTH = "，。：；？！、（）“”"
@@ -35,10 +37,13 @@ CODE = [
 ]
 HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*\s*/?>")
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
-LIST_MARKER = re.compile(r"^([ \t]*)\d+[.)](?=[ \t])", re.M)
+LIST_MARKER = re.compile(r"^([ \t]*(?:\|[ \t]*)?)\d+[.)](?=[ \t])", re.M)
+# A heading's or a quote's marker and the space after it: Markdown, not a space in the text.
+BLOCK_MARKER = re.compile(r"^[ \t]*(?:#{1,6}|>)[ \t]+", re.M)
 
 RULES = {
     "no space between Chinese and Latin": re.compile(f"{HAN}-?{LATIN}|{LATIN}{HAN}"),
+    "space between Chinese characters": re.compile(f"{HAN}[ \t]+{HAN}"),
     "space next to full-width punctuation": re.compile(
         f"^(?!\\s*\\|).*?(?:\\S[ \t]+[{FULL_WIDTH}]|[{FULL_WIDTH}][ \t]+\\S)", re.M
     ),
@@ -48,6 +53,11 @@ RULES = {
     "ASCII full stop before Chinese": re.compile(f"(?<!\\.)\\.[ \t]*\n?[ \t]*(?!{LIST_ITEM}){HAN}"),
     "ASCII full stop ending a sentence": re.compile(r"(?<![.\s])\.[ \t]*$", re.M),
     "bare URL followed by Chinese": re.compile(f"(?<![<(]){URL}(?=[^\\x00-\\x7f])"),
+    "ASCII full stop after Chinese": re.compile(f"{HAN}\\*{{0,3}}\\.(?!\\.)"),
+    "ASCII quote next to Chinese": re.compile(f"{HAN}['\"]|['\"]{HAN}"),
+    "ASCII parentheses around a range after Chinese": re.compile(
+        f"{HAN}[ \t]*\\([^()\n]*[\u2013~][^()\n]*\\)"
+    ),
 }
 
 
@@ -57,7 +67,8 @@ CODE_LINE = ("//", "#", "/*", "|", ">")
 def line_breaks(text: str) -> list[str]:
     """Line breaks inside Chinese prose: both lines hold Chinese and the break sits between
     Chinese (or full-width punctuation) and a Chinese or Latin character, either way round.
-    A list item, a table row, a quote and a line of commented code keep their own lines."""
+    A list item (and the line after it), a table row, a quote and a line of commented code
+    keep their own lines."""
     lines = text.split("\n")
     found = []
     for before, after in itertools.pairwise(lines):
@@ -66,6 +77,8 @@ def line_breaks(text: str) -> list[str]:
             continue
         if re.match(LIST_ITEM, b) or a.lstrip().startswith(CODE_LINE) or b.startswith(CODE_LINE):
             continue
+        if re.match(LIST_ITEM, a.lstrip()):
+            continue  # the sentence after a list starts a paragraph of its own
         if any(comment in line for comment in ("//", "/*") for line in (a, b)):
             continue  # pseudo-code whose comments are translated
         end, start = a[-1:], b[:1]
@@ -85,6 +98,7 @@ def masked(text: str) -> str:
         text = pattern.sub("\x01", text)
     text = HTML_TAG.sub("\x00", text)
     text = LIST_MARKER.sub(r"\1-", text)
+    text = BLOCK_MARKER.sub("", text)
     return PLACEHOLDER.sub("\x00", text)
 
 
@@ -147,8 +161,13 @@ def test_every_chinese_message_follows_the_typography_rules(path: Path) -> None:
         ("且 W.shape[0] mod G == 0. 换言之", "ASCII full stop before Chinese"),
         ("其描述见 `x = 1`.", "ASCII full stop ending a sentence"),
         ("见 https://arxiv.org/abs/1502.03167。", "bare URL followed by Chinese"),
-        ("负值表示从末尾开始计数维度。", "'从末尾开始计数维度' where the glossary uses"),
+        ("负值表示从末尾开始计数维度。", "'从末尾开始计数' where the glossary uses"),
         ("若未指定", "'若' where the glossary uses"),
+        ("> **可微性.** 每个输入", "ASCII full stop after Chinese"),
+        ("此版本的算子自'ai.onnx.ml' 算子集第 1 版起可用。", "ASCII quote next to Chinese"),
+        ("#### 输入 (1 – 4)", "ASCII parentheses around a range after Chinese"),
+        ("导入 默认域 ai.onnx 的模型", "space between Chinese characters"),
+        ("<dt>`X`（可微） : `T`</dt>", "space next to full-width punctuation"),
     ],
 )
 def test_each_rule_catches_what_it_names(text: str, rule: str) -> None:
@@ -171,3 +190,140 @@ def test_each_rule_catches_what_it_names(text: str, rule: str) -> None:
 )
 def test_what_the_rules_allow(text: str) -> None:
     assert problems(text) == []
+
+
+# Elements whose text is not Chinese prose: code, formulas, scripts, drawings; and the
+# navigation, which repeats the titles of the pages and headings with their badges flattened
+# into words (the titles are read where they stand), as a table of contents does.
+NOT_PROSE = frozenset({"head", "nav", "pre", "math", "script", "style", "svg", "template"})
+VOID = frozenset({"br", "img", "hr", "input", "meta", "link", "wbr", "source", "col"})
+# Elements that end a line of text: a block, a cell, an item.
+BLOCKS = frozenset(
+    [
+        "p",
+        "li",
+        "dt",
+        "dd",
+        "div",
+        "tr",
+        "td",
+        "th",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "summary",
+        "caption",
+        "button",
+        "option",
+        "label",
+        "section",
+        "nav",
+        "header",
+        "footer",
+        "main",
+        "article",
+        "aside",
+        "details",
+        "figure",
+        "figcaption",
+        "table",
+        "ul",
+        "ol",
+        "dl",
+    ]
+)
+
+
+class _ReaderText(HTMLParser):
+    """The text of a page as a Chinese reader reads it, one block a line: code blocks left
+    out, inline code and formulas kept as a code span and ``$x$`` (Latin words for the
+    spacing rule), a link's URL as an autolink, a table cell as a catalog's table row, a
+    badge (a classed span, a marker in ``<sub>``) as a line of its own; the page's head is
+    left out, and so is every element marked ``lang="en"`` (English on purpose: an
+    untranslated paragraph, an English source quoted)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.open: list[tuple[str, bool]] = []  # (tag, whether its text is left out)
+
+    def _skipping(self) -> bool:
+        return bool(self.open) and self.open[-1][1]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            if tag == "br" and not self._skipping():
+                self.out.append("\n")
+            return
+        lang, classes = dict(attrs).get("lang"), (dict(attrs).get("class") or "").split()
+        toc = any("toc" in c for c in classes)  # a table of contents: the titles again
+        skip = tag in NOT_PROSE or toc or (lang is not None and not lang.startswith("zh"))
+        if tag == "math" and not self._skipping():
+            self.out.append("$x$")  # a formula: a Latin word for the spacing rule
+        self.open.append((tag, skip or self._skipping()))
+        if not self._skipping():
+            # A cell as the catalogs' table rows: its alignment spaces are not text.
+            opening = {"code": "`", "td": "\n| ", "th": "\n| "}
+            # A badge (a classed span: a tag, an option) is a box of its own, set apart.
+            badge = tag == "sub" or (tag == "span" and dict(attrs).get("class"))
+            self.out.append(opening.get(tag, "\n" if tag in BLOCKS or badge else ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if all(t != tag for t, _ in self.open):
+            return
+        while self.open:
+            opened, skipped = self.open.pop()
+            if opened == "code" and not skipped:
+                self.out.append("`")
+            if opened == tag:
+                break
+        if tag in BLOCKS or tag in ("span", "sub"):
+            self.out.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if self._skipping():
+            return
+        if self.open and self.open[-1][0] == "a" and re.match("https?://", data):
+            data = f"<{data}>"  # a link's text, delimited as an autolink delimits it
+        self.out.append(data)
+
+
+def reader_lines(document: str) -> list[str]:
+    """The lines of prose of a Markdown or HTML document (fenced code left out)."""
+    parser = _ReaderText()
+    parser.feed(FENCED.sub("\n", document))
+    parser.close()
+    return [line for line in "".join(parser.out).split("\n") if line.strip()]
+
+
+def document_problems(document: str) -> list[tuple[str, str]]:
+    """Every typography rule a line of prose of ``document`` breaks, as (line, problem)."""
+    return [(line[:60], p) for line in reader_lines(document) for p in problems(line)]
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.stem)
+def test_the_built_chinese_documents_follow_the_typography_rules(path: Path) -> None:
+    """docs/zh as gendoc builds it (``make check``): the catalogs' text and what the
+    templates write around it, separators, brackets and quotes included."""
+    assert document_problems(path.read_text(encoding="utf-8")) == []
+
+
+def test_what_the_templates_wrote_before_is_caught() -> None:
+    document = (
+        "> **可微性.** 每个输入和输出都带有一个标签。\n\n"
+        "#### 输入 (1 – 4)\n\n"
+        "<dl>\n<dt><code>X</code>（可微） : <code>T1</code></dt>\n</dl>\n"
+        "此版本的算子自'ai.onnx.ml' 算子集第 1 版起可用。\n"
+        '<div class="gd-untranslated" lang="en"><p>English, as it is: 1 . 2</p></div>\n'
+        "```\nx = 1 # 注释.\n```\n<pre><code>代码.</code></pre>\n"
+    )
+    rules = [problem.split(":")[0] for _, problem in document_problems(document)]
+    assert rules == [
+        "ASCII full stop after Chinese",
+        "ASCII parentheses around a range after Chinese",
+        "space next to full-width punctuation",
+        "ASCII quote next to Chinese",
+    ]

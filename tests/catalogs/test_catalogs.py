@@ -86,8 +86,9 @@ KEPT = [
     re.compile(r"https?://[^\s()<>\[\]\x80-\U0010ffff]*[^\s()<>\[\].,;:\x80-\U0010ffff]"),
     re.compile(r"\]\([^)]+\)"),  # link targets
     re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*\s*/?>"),  # HTML tags
-    # numbers, also before a full stop and as ordinals ("4th" is "第 4 个")
-    re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=(?:st|nd|rd|th|s)?(?!\w))"),
+    # numbers, also before a full stop, as ordinals ("4th" is "第 4 个") and widths in bits
+    # ("8Bit", "4bit" are "8 位", "4 位")
+    re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=(?:st|nd|rd|th|s|[bB]it)?(?!\w))"),
 ]
 
 

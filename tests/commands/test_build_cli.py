@@ -40,9 +40,9 @@ def test_python_dash_m_and_chinese_labels(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     text = (tmp_path / "Operators.md").read_text(encoding="utf-8")
-    assert "<dt><code>X</code>（可微） : <code>T</code></dt>" in text
-    assert "<dt><code>factor</code>（不可微） : <code>tensor(int64)</code></dt>" in text
-    assert "<dt><code>bias</code>（可选、未定义） : <code>T</code></dt>" in text
+    assert "<dt><code>X</code>（可微）：<code>T</code></dt>" in text
+    assert "<dt><code>factor</code>（不可微）：<code>tensor(int64)</code></dt>" in text
+    assert "<dt><code>bias</code>（可选、未定义）：<code>T</code></dt>" in text
     assert "#### 输入" in text and "| 算子 | 起始版本 | 可微性 |" in text
 
 

@@ -23,8 +23,11 @@ LABELS = {
     },
     "zh": {"Differentiable": "可微", "NonDifferentiable": "不可微", "Unknown": "未定义"},
 }
-# The tags in parentheses: ASCII in English, full-width in Chinese.
-PARAM = re.compile(r"^<dt><code>([^<]+)</code>(?: \(([^)]*)\)|（([^）]*)）)? : ", re.MULTILINE)
+# The tags in parentheses and the separator before the type: ASCII in English, full-width in
+# Chinese.
+PARAM = re.compile(
+    r"^<dt><code>([^<]+)</code>(?:(?: \(([^)]*)\))? : |(?:（([^）]*)）)?：)", re.MULTILINE
+)
 # Between tags: a comma in English, the enumeration comma in Chinese.
 TAG_SEPARATOR = re.compile(", |、")
 SECTION = re.compile(r"^#{3,4} <a name=\"([^\"]+)\"></a>", re.MULTILINE)

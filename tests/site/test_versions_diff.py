@@ -13,10 +13,13 @@ from gendoc.catalogs.schema_text import SchemaText, paragraphs
 from gendoc.model.reference import Reference
 from gendoc.model.sequence_diff import Matcher
 from gendoc.present.display import Display
+from gendoc.present.render import RenderOptions, display
 from gendoc.site.onnx_links import onnx_ref, release_url, source_url
 from gendoc.site.versions_diff import (
     _WORD,
     WORD_MATCH,
+    _prose,
+    diff_versions,
     operator_diffs,
     version_lines,
     word_diff,
@@ -155,6 +158,29 @@ def test_a_translated_diff_compares_what_the_translated_page_shows(reference: Re
     shown = [line.text for d in (*diffs.neighbours.values(), *diffs.distant) for line in d.lines]
     assert "第一段的译文。" in shown
     assert first.split("\n")[0] not in shown, "no unmarked English of a translated paragraph"
+
+
+def test_a_chinese_diff_marks_only_what_changed_in_english(reference: Reference) -> None:
+    """PRelu-16 joins two paragraphs of PRelu-9 into one, word for word: the English diff
+    marks the blank line between them and nothing else, and so does the Chinese one, whose
+    paragraph is one line with two sentences."""
+    prelu = reference.operator("", "PRelu")
+    assert prelu is not None
+    old, new = (s for s in prelu.versions if s.since_version in (9, 16))
+    for lang in ("en", "zh"):
+        diff = diff_versions(old, new, display(RenderOptions(lang=lang)))
+        prose = [line for line in diff.lines if line.kind in "+-" and ":" not in line.text]
+        assert [line.text for line in prose] == [""], lang
+
+
+def test_a_translated_paragraph_is_compared_sentence_by_sentence() -> None:
+    schema = SchemaText(
+        {"One. Two.": "一。二。", "Code:\n```\na。b。\n```": "代码：\n```\na。b。\n```"}
+    )
+    display_zh = Display(ENGLISH, lang="zh", schema=schema)
+    assert [x.text for x in _prose("One. Two.", "", display_zh)] == ["一。", "二。"]
+    shown = [x.text for x in _prose("Code:\n```\na。b。\n```", "", display_zh)]
+    assert shown == ["代码：", "```", "a。b。", "```"]
 
 
 def test_links_point_at_the_release_tag_or_main() -> None:
