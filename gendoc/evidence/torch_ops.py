@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from gendoc.catalogs.i18n import N_, say
+from gendoc.model.reference import Schema
 
 
 @dataclass(frozen=True)
@@ -444,3 +445,37 @@ TORCH_OPS: dict[str, TorchOp] = {
         x_zero_point=Ints(1),
     ),
 }
+
+
+RENAMED: dict[str, dict[str, str]] = {
+    "BatchNormalization": {"input_mean": "mean", "input_var": "var"},
+}
+"""Inputs an operator's older versions name otherwise (BatchNormalization-1 to -9 call the
+running statistics ``mean`` and ``var``): the call's name, then the older one."""
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.copy_location(ast.Name(self.names.get(node.id, node.id), node.ctx), node)
+
+
+def torch_op(schema: Schema, ops: dict[str, TorchOp] | None = None) -> TorchOp | None:
+    """The torch call of ``schema``'s operator (from ``ops``, by default :data:`TORCH_OPS`),
+    in the names of this version's inputs; ``None`` without a mapping."""
+    spec = (TORCH_OPS if ops is None else ops).get(schema.name) if not schema.domain else None
+    if spec is None:
+        return None
+    own = {p.name for p in schema.inputs}
+    names = {
+        new: old
+        for new, old in RENAMED.get(schema.name, {}).items()
+        if new not in own and old in own
+    }
+    if not names:
+        return spec
+    tree = _Rename(names).visit(ast.parse(spec.call, mode="eval"))
+    inputs = {names.get(k, k): v for k, v in spec.inputs.items()}
+    return TorchOp(ast.unparse(tree), inputs)

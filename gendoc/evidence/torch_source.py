@@ -53,6 +53,7 @@ from gendoc.evidence.torch_ops import (
     Several,
     TorchOp,
     Value,
+    torch_op,
 )
 from gendoc.model.reference import Option, ParameterRef, Part, Schema, labelled
 
@@ -161,7 +162,7 @@ class TorchSource:
         )
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
-        spec = self.ops.get(schema.name) if not schema.domain else None
+        spec = torch_op(schema, self.ops)
         if spec is None:
             return unavailable(NAME, schema, NO_MAPPING)
         detail = f"{spec.call} (torch {torch.__version__})"

@@ -11,6 +11,7 @@ import importlib.util
 from collections.abc import Sequence
 
 from gendoc.errors import UsageError
+from gendoc.evidence.history import settle
 from gendoc.evidence.interface import EvidenceSource
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import Suggestion, combine
@@ -84,13 +85,12 @@ def _onnxruntime() -> str:
 
 
 def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[Suggestion]:
-    """Every source's evidence for every installed schema, combined by the rule table."""
+    """Every source's evidence for every installed schema, combined by the rule table and
+    settled per history and family (:func:`gendoc.evidence.history.settle`)."""
     from gendoc.collect import installed
 
     sources = evidence_sources() if sources is None else sources
     schemas = installed.reference(with_examples=False).schemas
     _check_record(schemas)
-    found = []
-    for schema in schemas:
-        found += combine(schema, [source.evaluate(schema) for source in sources])
-    return found
+    weighed = [(s, combine(s, [source.evaluate(s) for source in sources])) for s in schemas]
+    return [s for found in settle(weighed) for s in found]

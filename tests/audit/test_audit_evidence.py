@@ -317,7 +317,15 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
     abs_x = _finding(report, "Abs", 6, "input X")
     # torch (recorded) and onnxruntime's builder agree: two full-weight sources.
     assert (abs_x.rule, abs_x.suggested.value) == ("GD204", "differentiable")
-    loop = _finding(report, "Loop", 1, "input M")
+    count = _finding(report, "Loop", 1, "input M")
+    # M is an int64 trip count: the schema itself decides, and says why.
+    assert (count.rule, count.suggested.value, count.message) == (
+        "GD208",
+        "non-differentiable",
+        "undefined; the schema decides non-differentiable: its types hold no floating-point "
+        "value",
+    )
+    loop = _finding(report, "Loop", 1, "input v_initial")
     assert (loop.rule, loop.suggested, loop.message) == ("GD205", None, "undefined; no evidence")
     reasons = {v.source: v.detail for v in loop.evidence}
     assert reasons == {
