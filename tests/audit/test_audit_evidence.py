@@ -322,8 +322,7 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
     assert (count.rule, count.suggested.value, count.message) == (
         "GD208",
         "non-differentiable",
-        "undefined; the schema decides non-differentiable: its types hold no floating-point "
-        "value",
+        "undefined; the schema decides non-differentiable: its types hold no floating-point value",
     )
     loop = _finding(report, "Loop", 1, "input v_initial")
     assert (loop.rule, loop.suggested, loop.message) == ("GD205", None, "undefined; no evidence")
