@@ -28,6 +28,7 @@ from gendoc.audit.cases import NumericCase
 from gendoc.audit.messages import N_, Message, say
 from gendoc.audit.numeric import ProbeSettings, Reason, Skipped, cause
 from gendoc.audit.probe import Value, ValueKind, element_count, to_value, value_type
+from gendoc.evidence.history import RANDOM_OPERATORS
 from gendoc.model.element_types import allowed_types, element_types
 from gendoc.model.reference import (
     Operator,
@@ -39,18 +40,6 @@ from gendoc.model.reference import (
     Schema,
     domain_key,
 )
-
-RANDOM_OPERATORS = frozenset(
-    {
-        "Bernoulli",
-        "Multinomial",
-        "RandomNormal",
-        "RandomNormalLike",
-        "RandomUniform",
-        "RandomUniformLike",
-    }
-)
-"""Operators whose outputs are random draws; Dropout joins them in training mode."""
 
 SHAPE_SETTING = frozenset({("Resize", "scales"), ("Upsample", "scales"), ("Range", "limit")})
 """(operator, input) whose value sets the output's shape and nothing else."""

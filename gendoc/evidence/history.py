@@ -6,8 +6,8 @@
 1. *The schema decides* an undefined parameter, with its basis named
    (:class:`SchemaBasis`): types that hold no floating-point value; an
    output of an operator none of whose inputs can hold one; an input of an
-   operator none of whose outputs can hold one. All three say
-   non-differentiable.
+   operator none of whose outputs can hold one; a parameter of an operator
+   whose outputs are random draws. All say non-differentiable.
 2. *A value a control-flow operator passes through* (Loop, If, Scan) follows
    onnx's tag of the same parameter in the operator's other versions.
 3. *Shared evidence*: an undefined parameter with no strong verdict takes
@@ -17,7 +17,8 @@
 4. *One history*: a suggestion never contradicts onnx's tag of the same
    parameter (same part and name) in another version of the operator,
    unless the mathematics disputes that tag; otherwise no tag is suggested,
-   and the finding says why.
+   and the finding says why. A parameter with no verdict at all follows
+   onnx's undisputed tag of it in the nearest other version, weakly.
 
 Each step is a rule with its own finding (:data:`RULES`), looked up with
 the verdict rules by :func:`rule_named`.
@@ -52,6 +53,19 @@ SCHEMA = "onnx schema"
 
 CONTROL_FLOW = frozenset({"Loop", "If", "Scan"})
 
+RANDOM_OPERATORS = frozenset(
+    {
+        "Bernoulli",
+        "Multinomial",
+        "RandomNormal",
+        "RandomNormalLike",
+        "RandomUniform",
+        "RandomUniformLike",
+    }
+)
+"""Operators whose outputs are random draws (Dropout joins them in training mode only): a
+draw has no derivative, and the Like forms read only their input's shape and type."""
+
 FAMILIES: tuple[frozenset[tuple[str, Part, str]], ...] = (
     frozenset((op, Part.INPUT, name) for op in ("RNN", "GRU", "LSTM") for name in ("initial_h",)),
     frozenset({("Upsample", Part.INPUT, "scales"), ("Resize", Part.INPUT, "scales")}),
@@ -70,6 +84,7 @@ class SchemaBasis(enum.StrEnum):
     NO_FLOAT_TYPE = "no-float-type"
     NO_DIFFERENTIABLE_INPUT = "no-differentiable-input"
     NO_FLOAT_OUTPUT = "no-float-output"
+    RANDOM_DRAW = "random-draw"
 
     @property
     def message(self) -> str:
@@ -84,6 +99,7 @@ _BASIS_TEXT = {
     SchemaBasis.NO_FLOAT_OUTPUT: N_(
         "an input of an operator none of whose outputs can hold a floating-point value"
     ),
+    SchemaBasis.RANDOM_DRAW: N_("a parameter of an operator whose outputs are random draws"),
 }
 
 
@@ -101,6 +117,8 @@ def schema_basis(schema: Schema, ref: ParameterRef, param: Parameter) -> SchemaB
         return SchemaBasis.NO_DIFFERENTIABLE_INPUT
     if ref.part is Part.INPUT and not any(_floating(schema, p) for p in schema.outputs):
         return SchemaBasis.NO_FLOAT_OUTPUT
+    if not schema.domain and schema.name in RANDOM_OPERATORS:
+        return SchemaBasis.RANDOM_DRAW
     return None
 
 
@@ -114,6 +132,13 @@ def _strong(_: object) -> Strength:
 
 def _none(_: object) -> Strength:
     return Strength.NONE
+
+
+_SHARED = N_("undefined; {suggested} {shared}, whose mathematics is the same: {sources}")
+
+
+def _shared_args(s: Suggestion) -> dict[str, str | int | float]:
+    return {"suggested": Term(_tag(s)), "shared": s.shared, "sources": names(s.support)}
 
 
 RULES: tuple[Rule, ...] = (
@@ -138,8 +163,24 @@ RULES: tuple[Rule, ...] = (
         _never,
         _strong,
         "GD204",
-        N_("undefined; {suggested} {shared}, whose mathematics is the same: {sources}"),
-        lambda s: {"suggested": Term(_tag(s)), "shared": s.shared, "sources": names(s.support)},
+        _SHARED,
+        _shared_args,
+    ),
+    Rule(
+        "shared-weak",
+        _never,
+        lambda _: Strength.WEAK,
+        "GD205",
+        _SHARED,
+        _shared_args,
+    ),
+    Rule(
+        "as-tagged",
+        _never,
+        lambda _: Strength.WEAK,
+        "GD205",
+        N_("undefined; no verdict of its own: {suggested}, as onnx tags it {shared}"),
+        lambda s: {"suggested": Term(_tag(s)), "shared": s.shared},
     ),
     Rule(
         "history",
@@ -192,13 +233,17 @@ def _decided(schema: Schema, s: Suggestion, basis: SchemaBasis) -> Suggestion:
     )
 
 
-def _firm(s: Suggestion) -> Differentiability | None:
-    """The tag ``s`` gives firmly enough to share: a strong verdict, onnx's tag where strong
-    evidence agrees, or the tag strong evidence finds against one onnx set."""
-    if s.strength is Strength.STRONG:
-        return s.suggested
+def _firm(s: Suggestion) -> tuple[Differentiability, Strength] | None:
+    """The tag ``s`` gives firmly enough to share, and how strongly: a strong verdict,
+    onnx's tag where the evidence agrees (as strongly as it does), or the tag strong
+    evidence finds against one onnx set."""
     if s.is_math_dispute and weight_of(s.support) >= STRONG_WEIGHT:
-        return s.support[0].tag
+        return s.support[0].tag, Strength.STRONG
+    if s.strength is Strength.STRONG and s.suggested is not None:
+        return s.suggested, Strength.STRONG
+    agreed = s.current is not UNDEFINED and s.suggested is s.current and not s.is_problem
+    if agreed and s.strength is Strength.WEAK:
+        return s.current, Strength.WEAK
     return None
 
 
@@ -318,23 +363,23 @@ def _shared(
         (o for o in schemas if o.name != schema.name and (o.name, ref.part, ref.name) in family),
     )
     firm = [
-        (o, t, tag)
+        (o, t, verdict)
         for o in peers
         if (t := found.get((o.domain, o.name, o.since_version, ref))) is not None
-        and (tag := _firm(t)) is not None
+        and (verdict := _firm(t)) is not None
     ]
-    tags = {tag for _, _, tag in firm}
+    tags = {tag for _, _, (tag, _) in firm}
     if len(tags) != 1:
         return None
-    o, t, tag = firm[0]
-    if s.suggested is not None and s.suggested is not tag:
+    o, t, (tag, strength) = firm[0]
+    if s.suggested is not None and (s.suggested is not tag or strength is not Strength.STRONG):
         return None
     return replace(
         s,
         suggested=tag,
-        strength=Strength.STRONG,
+        strength=strength,
         support=t.support,
         against=(),
-        rule="shared",
+        rule="shared" if strength is Strength.STRONG else "shared-weak",
         shared=f"as {o.versioned_name}",
     )

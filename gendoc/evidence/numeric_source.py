@@ -23,7 +23,7 @@ from gendoc.evidence.interface import (
     Verdict,
     unavailable,
 )
-from gendoc.evidence.verdict import NUMERIC
+from gendoc.evidence.registry import NUMERIC
 from gendoc.model.reference import Schema, labelled
 
 

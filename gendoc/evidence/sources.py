@@ -17,7 +17,7 @@ import importlib.util
 
 from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence, unavailable
-from gendoc.evidence.ort_registry import OrtRegistrySource
+from gendoc.evidence.registry import SOURCES
 from gendoc.evidence.torch_record import RecordedTorchSource
 from gendoc.model.reference import Schema
 
@@ -80,6 +80,7 @@ def onnx_ad_source() -> EvidenceSource:
 
 
 def default_sources() -> list[EvidenceSource]:
-    """Every independent source, frameworks first: PyTorch, onnxruntime's registry, then
-    onnx-ad (each from its record where it holds the interface)."""
-    return [torch_source(), OrtRegistrySource(), onnx_ad_source()]
+    """Every source of the registry (:mod:`gendoc.evidence.registry`) that is made rather
+    than passed in, in its order: PyTorch, onnxruntime's registry, then onnx-ad (each from
+    its record where it holds the interface)."""
+    return [info.build() for info in SOURCES.values() if info.make]

@@ -69,10 +69,8 @@ from dataclasses import dataclass
 
 from gendoc.catalogs.i18n import N_, Term
 from gendoc.evidence.interface import Basis, SourceEvidence, Verdict
+from gendoc.evidence.registry import Role, info
 from gendoc.model.reference import Differentiability, ParameterRef, Schema, labelled
-
-NUMERIC = "finite-differences"
-"""The source name the numeric (finite-difference) evidence is given under."""
 
 DIFF = Differentiability.DIFFERENTIABLE
 NON_DIFF = Differentiability.NON_DIFFERENTIABLE
@@ -140,7 +138,15 @@ class Vote:
 
     @property
     def weight(self) -> float:
-        return WEIGHT[self.basis]
+        """The basis's weight times the source's (:mod:`gendoc.evidence.registry`)."""
+        return WEIGHT[self.basis] * info(self.source).weight
+
+    @property
+    def by_framework(self) -> bool:
+        """A framework computes this itself: autograd through its own operator, or a
+        gradient builder (not our composite expression, not a policy)."""
+        framework = info(self.source).role is Role.FRAMEWORK
+        return framework and self.basis in (Basis.AUTOGRAD, Basis.BUILDER)
 
     def __str__(self) -> str:
         shown = f"{self.source}: {self.verdict.value} ({self.detail})"
@@ -209,14 +215,13 @@ class Ballot:
 
     @property
     def kind(self) -> DisputeKind:
-        """A convention when the differentiable side is the mathematics alone (no framework
-        computes the gradient) and the other side holds refusals only (nothing measured a
-        zero); otherwise the mathematics contradicts the tag."""
+        """A convention when no framework computes the gradient itself (the mathematics
+        sources, or our composite expression, find it) and the other side holds refusals only
+        (nothing measured a zero); otherwise the mathematics contradicts the tag."""
         votes = (*self.counted, *self.set_aside)
         diff = [v for v in votes if v.tag is DIFF]
         non = [v for v in votes if v.tag is NON_DIFF]
-        frameworks = {Basis.AUTOGRAD, Basis.BUILDER}
-        by_math = all(v.basis not in frameworks for v in diff)
+        by_math = not any(v.by_framework for v in diff)
         refused = bool(non) and all(v.verdict is Verdict.REFUSED for v in non)
         return DisputeKind.CONVENTION if by_math and refused else DisputeKind.MATH
 

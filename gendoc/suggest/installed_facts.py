@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from gendoc.errors import UsageError
 from gendoc.evidence.history import settle
 from gendoc.evidence.interface import EvidenceSource
+from gendoc.evidence.registry import provenance_line
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.model.reference import Schema
@@ -40,17 +41,10 @@ def evidence_sources() -> list[EvidenceSource]:
 
 
 def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
-    """One line per source naming what it ran: the torch release (or the record's), the
-    onnxruntime release tag and commit its registry was read from, any other source's status."""
-    lines = []
-    for source in sources:
-        if source.name == "pytorch":
-            lines.append(f"PyTorch autograd: {source.status.text}")
-        elif source.name == "onnxruntime":
-            lines.append(f"onnxruntime gradient registry: {_onnxruntime()}")
-        else:
-            lines.append(f"{source.name}: {source.status.text}")
-    return lines
+    """One line per source naming what it ran (its registry label and status line: the torch
+    release or the record's, the onnxruntime release tag and commit its registry was read
+    from, ...)."""
+    return [provenance_line(source) for source in sources]
 
 
 def _check_record(schemas: Sequence[Schema]) -> None:
@@ -74,14 +68,6 @@ def _check_record(schemas: Sequence[Schema]) -> None:
             f"{record.get('torch', '?')}, onnx {record.get('onnx', '?')}) lacks {len(missing)} "
             f"operator versions of this onnx ({shown}): install torch (gendoc[torch])"
         )
-
-
-def _onnxruntime() -> str:
-    from gendoc.evidence.ort_registry import load_registry
-
-    release = load_registry().get("onnxruntime", {})
-    tag = release.get("tag") or (f"v{release['version']}" if release.get("version") else None)
-    return f"onnxruntime {tag or 'of unknown release'}, commit {release.get('commit', 'unknown')}"
 
 
 def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[Suggestion]:

@@ -9,8 +9,8 @@ only ever disputed.
 from __future__ import annotations
 
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
+from gendoc.evidence.registry import NUMERIC
 from gendoc.evidence.verdict import (
-    NUMERIC,
     RULES,
     DisputeKind,
     Strength,
