@@ -11,9 +11,11 @@
 2. *A value a control-flow operator passes through* (Loop, If, Scan) follows
    onnx's tag of the same parameter in the operator's other versions.
 3. *Shared evidence*: an undefined parameter with no strong verdict takes
-   the strong verdict of the same parameter in a version of the operator
-   with the same interface and text, or in an operator of the same
-   mathematics (:data:`FAMILIES`), shown as "as GRU-22".
+   the verdict (as strong as it is there) of the same parameter in a version
+   of the operator with the same interface and text, in any version of an
+   operator of :data:`ONE_MATHEMATICS`, or in an operator of the same
+   mathematics (:data:`FAMILIES`), shown as "as GRU-22", when those peers
+   agree.
 4. *One history*: a suggestion never contradicts onnx's tag of the same
    parameter (same part and name) in another version of the operator,
    unless the mathematics disputes that tag; otherwise no tag is suggested,
@@ -73,9 +75,11 @@ FAMILIES: tuple[frozenset[tuple[str, Part, str]], ...] = (
 """Parameters of different operators with the same mathematics: a recurrent layer's initial
 hidden state, the scales of an upsampling. Versions of one operator need no entry."""
 
-ONE_MATHEMATICS = frozenset({"RoiAlign"})
-"""Operators whose versions share their parameters' mathematics even where the text of a
-parameter changed (RoiAlign-16 added a coordinate mode, not a new role)."""
+ONE_MATHEMATICS = frozenset({"RoiAlign", "QuantizeLinear", *CONTROL_FLOW})
+"""Operators whose versions share each parameter's mathematics even where its text changed:
+RoiAlign-16 added a coordinate mode, QuantizeLinear new types and blocks (still a
+rounding), and a value a control-flow operator passes through is passed through in every
+version."""
 
 
 class SchemaBasis(enum.StrEnum):
@@ -234,16 +238,15 @@ def _decided(schema: Schema, s: Suggestion, basis: SchemaBasis) -> Suggestion:
 
 
 def _firm(s: Suggestion) -> tuple[Differentiability, Strength] | None:
-    """The tag ``s`` gives firmly enough to share, and how strongly: a strong verdict,
-    onnx's tag where the evidence agrees (as strongly as it does), or the tag strong
-    evidence finds against one onnx set."""
+    """The tag ``s`` gives firmly enough to share, and how strongly: a strong or weak verdict
+    (onnx's tag where the evidence agrees), or the tag strong evidence finds against one onnx
+    set; never a dispute's weak side, a conflict or no evidence."""
     if s.is_math_dispute and weight_of(s.support) >= STRONG_WEIGHT:
         return s.support[0].tag, Strength.STRONG
     if s.strength is Strength.STRONG and s.suggested is not None:
         return s.suggested, Strength.STRONG
-    agreed = s.current is not UNDEFINED and s.suggested is s.current and not s.is_problem
-    if agreed and s.strength is Strength.WEAK:
-        return s.current, Strength.WEAK
+    if s.strength is Strength.WEAK and s.suggested is not None and not s.is_problem:
+        return s.suggested, Strength.WEAK
     return None
 
 
@@ -331,6 +334,18 @@ def _settle_one(
             suggested=None,
             strength=Strength.NONE,
             rule="history",
+            shared=f"in {o.versioned_name}",
+        )
+    if s.suggested is None and undisputed:
+        o, t = undisputed[0]
+        vote = Vote(SCHEMA, _verdict_for(t.current), o.versioned_name, Basis.SCHEMA)
+        return replace(
+            s,
+            suggested=t.current,
+            strength=Strength.WEAK,
+            support=(vote,),
+            against=(),
+            rule="as-tagged",
             shared=f"in {o.versioned_name}",
         )
     return s

@@ -216,14 +216,17 @@ class Ballot:
     @property
     def kind(self) -> DisputeKind:
         """A convention when no framework computes the gradient itself (the mathematics
-        sources, or our composite expression, find it) and the other side holds refusals only
-        (nothing measured a zero); otherwise the mathematics contradicts the tag."""
+        sources, or our composite expression, find it) and the other side holds refusals and
+        declarations only (nothing measured a zero); otherwise the mathematics contradicts
+        the tag."""
         votes = (*self.counted, *self.set_aside)
         diff = [v for v in votes if v.tag is DIFF]
         non = [v for v in votes if v.tag is NON_DIFF]
-        by_math = not any(v.by_framework for v in diff)
-        refused = bool(non) and all(v.verdict is Verdict.REFUSED for v in non)
-        return DisputeKind.CONVENTION if by_math and refused else DisputeKind.MATH
+        by_math = bool(diff) and not any(v.by_framework for v in diff)
+        declared = bool(non) and all(
+            v.verdict is Verdict.REFUSED or v.basis is Basis.POLICY for v in non
+        )
+        return DisputeKind.CONVENTION if by_math and declared else DisputeKind.MATH
 
     @property
     def policy_only(self) -> bool:

@@ -50,8 +50,9 @@ def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
 def _check_record(schemas: Sequence[Schema]) -> None:
     """Without torch, stop when the record lacks a version torch would be asked about:
     the patch would silently be smaller than with torch installed."""
+    from gendoc.evidence.record import interface_key
     from gendoc.evidence.torch_ops import TORCH_OPS
-    from gendoc.evidence.torch_record import interface_key, load_record
+    from gendoc.evidence.torch_record import load_record
 
     if importlib.util.find_spec("torch") is not None:
         return  # the installed torch answers what the record lacks

@@ -25,8 +25,9 @@ from gendoc.catalogs.i18n import translations
 from gendoc.commands.audit import ReportFormat, run
 from gendoc.evidence import sources
 from gendoc.evidence.ort_registry import load_registry
+from gendoc.evidence.record import interface_key
 from gendoc.evidence.sources import TORCH_MISSING, MissingSource
-from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
+from gendoc.evidence.torch_record import RecordedTorchSource, load_record
 from gendoc.model.reference import Reference
 
 

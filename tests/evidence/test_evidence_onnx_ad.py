@@ -23,11 +23,11 @@ from gendoc.evidence import sources
 from gendoc.evidence.interface import Basis, Verdict
 from gendoc.evidence.onnx_ad_record import (
     RecordedOnnxAdSource,
-    interface_key,
     load_record,
     status_line,
     unanswered,
 )
+from gendoc.evidence.record import interface_key
 from gendoc.model.reference import Differentiability, Option, Parameter, Reference, Schema
 
 FLOAT, INT64 = TensorProto.DOUBLE, TensorProto.INT64
