@@ -386,7 +386,7 @@ def _shared(
     tags = {tag for _, _, (tag, _) in firm}
     if len(tags) != 1:
         return None
-    o, t, (tag, strength) = firm[0]
+    o, t, (tag, strength) = min(firm, key=lambda f: f[2][1] is not Strength.STRONG)
     if s.suggested is not None and (s.suggested is not tag or strength is not Strength.STRONG):
         return None
     return replace(

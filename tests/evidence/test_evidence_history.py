@@ -181,3 +181,17 @@ def test_versions_whose_text_differs_share_nothing() -> None:
     other = _schema("Conv", 1, [("x", "T", U)], [("y", "T", U)], "the image")
     found = _settled((strong, _evidence(strong, a=GRADIENT, b=GRADIENT)), (other, []))
     assert found["Conv-1 input x"].suggested is None
+
+
+def test_the_strongest_peer_is_shared() -> None:
+    """RNN's initial state: its own versions weakly, GRU's strongly: as GRU's."""
+    rnn = _schema("RNN", 14, [("initial_h", "T", U)], [("Y", "T", U)], "the state")
+    older = _schema("RNN", 7, [("initial_h", "T", U)], [("Y", "T", U)], "the state")
+    gru = _schema("GRU", 14, [("initial_h", "T", U)], [("Y", "T", U)], "a state")
+    found = _settled(
+        (rnn, _evidence(rnn, a=GRADIENT)),
+        (older, _evidence(older, a=GRADIENT)),
+        (gru, _evidence(gru, a=GRADIENT, b=GRADIENT)),
+    )
+    s = found["RNN-14 input initial_h"]
+    assert (s.suggested, s.strength, s.shared) == (D, Strength.STRONG, "as GRU-14")
