@@ -17,21 +17,15 @@ from gendoc.evidence.registry import provenance_line
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.model.reference import Schema
-from gendoc.suggest.checkout import DEFS
 from gendoc.suggest.decide import Location, SchemaKey
 
 
 def installed_locations() -> dict[SchemaKey, Location]:
-    """(domain, name, since_version) -> where the installed onnx was built from."""
-    from onnx import defs
+    """(domain, name, since_version) -> where the installed onnx was built from (read by
+    :func:`gendoc.collect.schemas.schema_sources`, the onnx adapter)."""
+    from gendoc.collect.schemas import schema_sources
 
-    found = {}
-    for schema in defs.get_all_schemas_with_history():
-        at = schema.file.replace("\\", "/").rfind(f"{DEFS}/")
-        if at >= 0:
-            path = schema.file.replace("\\", "/")[at:]
-            found[(schema.domain, schema.name, schema.since_version)] = Location(path, schema.line)
-    return found
+    return {key: Location(path, line) for key, (path, line) in schema_sources().items()}
 
 
 def evidence_sources() -> list[EvidenceSource]:
