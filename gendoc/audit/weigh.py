@@ -25,7 +25,7 @@ from gendoc.audit.numeric import NumericResult
 from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.history import rule_named, settle
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
-from gendoc.evidence.registry import NUMERIC
+from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.model.reference import ParameterRef, Reference, Schema

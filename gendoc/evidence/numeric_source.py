@@ -23,7 +23,7 @@ from gendoc.evidence.interface import (
     Verdict,
     unavailable,
 )
-from gendoc.evidence.registry import NUMERIC
+from gendoc.evidence.source_registry import NUMERIC
 from gendoc.model.reference import Schema, labelled
 
 

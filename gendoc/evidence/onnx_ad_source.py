@@ -5,7 +5,7 @@ that computes its vector-Jacobian products, by a rule per ONNX operator. It
 differentiates the operator itself, so no mapping to another framework's
 calls stands between the schema and the answer, and a tensor input stays a
 tensor. Imported only when installed (see
-:func:`gendoc.evidence.sources.onnx_ad_source`).
+:func:`gendoc.evidence.sources.live_onnx_ad_source`).
 
 The inputs are onnx's own backend test cases (:mod:`gendoc.audit.cases`),
 picked per operator version as the finite differences pick them

@@ -15,7 +15,7 @@ options and types), and asks the installed torch otherwise (a newer
 onnx's new versions); without torch such a version is ``UNAVAILABLE`` with
 why. A recorded verdict keeps torch's version in its detail, and its status
 line says the verdicts are recorded and with which torch. It is PyTorch's
-source everywhere (:func:`gendoc.evidence.sources.torch_source`): the site,
+source everywhere (:mod:`gendoc.evidence.source_registry`): the site,
 ``gendoc audit --evidence`` and ``gendoc suggest`` give the same verdicts
 with or without torch installed; a test checks that the record still equals
 what the installed torch says.

@@ -1,6 +1,6 @@
 """Evidence from PyTorch's autograd: the guide's Method 1, run for every mapped operator.
 
-Imported only when torch is installed (see :func:`gendoc.evidence.sources.torch_source`).
+Imported only when torch is installed (see :func:`gendoc.evidence.sources.live_torch_source`).
 Each operator of :data:`gendoc.evidence.torch_ops.TORCH_OPS` is called on
 small seeded float64 inputs, twice (two seeds), and asked for gradients:
 

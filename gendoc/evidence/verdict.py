@@ -69,7 +69,7 @@ from dataclasses import dataclass
 
 from gendoc.catalogs.i18n import N_, Term
 from gendoc.evidence.interface import Basis, SourceEvidence, Verdict
-from gendoc.evidence.registry import Role, info
+from gendoc.evidence.source_registry import Role, info
 from gendoc.model.reference import Differentiability, ParameterRef, Schema, labelled
 
 DIFF = Differentiability.DIFFERENTIABLE
@@ -138,7 +138,7 @@ class Vote:
 
     @property
     def weight(self) -> float:
-        """The basis's weight times the source's (:mod:`gendoc.evidence.registry`)."""
+        """The basis's weight times the source's (:mod:`gendoc.evidence.source_registry`)."""
         return WEIGHT[self.basis] * info(self.source).weight
 
     @property

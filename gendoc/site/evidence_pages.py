@@ -6,7 +6,7 @@ under ``evidence/``, plus an index linked from the audit page. The verdicts
 are those of ``gendoc audit --evidence`` without finite differences (too
 slow for a site build): the same sources, PyTorch's verdicts read from the
 record shipped with gendoc (:mod:`gendoc.evidence.torch_record`) through the
-same function (:func:`gendoc.evidence.sources.torch_source`), the same rule
+same registry (:mod:`gendoc.evidence.source_registry`), the same rule
 registry (:data:`gendoc.evidence.verdict.RULES`). Scripts are
 :func:`gendoc.evidence.scripts.method1_script` for the newest version, one
 per input that a script can be written for and that the combined verdict

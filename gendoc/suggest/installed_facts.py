@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from gendoc.errors import UsageError
 from gendoc.evidence.history import settle
 from gendoc.evidence.interface import EvidenceSource
-from gendoc.evidence.registry import provenance_line
+from gendoc.evidence.source_registry import provenance_line
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.model.reference import Schema

@@ -16,6 +16,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -26,6 +27,7 @@ from gendoc.commands.audit import ReportFormat, run
 from gendoc.evidence import sources
 from gendoc.evidence.ort_registry import load_registry
 from gendoc.evidence.record import interface_key
+from gendoc.evidence.source_registry import SOURCES
 from gendoc.evidence.sources import TORCH_MISSING, MissingSource
 from gendoc.evidence.torch_record import RecordedTorchSource, load_record
 from gendoc.model.reference import Reference
@@ -220,9 +222,8 @@ def test_a_chinese_report_says_every_source_line_in_chinese(
     every status line and reason of the Chinese text and Markdown is Chinese around the names,
     versions and operator names, while the English lines and the JSON stay as they were."""
     made_with = "torch 2.13.0+cpu (onnx 1.23.2)"
-    monkeypatch.setattr(
-        sources, "torch_source", lambda: RecordedTorchSource({}, made_with=made_with)
-    )
+    torch = replace(SOURCES["pytorch"], make=lambda: RecordedTorchSource({}, made_with=made_with))
+    monkeypatch.setitem(SOURCES, "pytorch", torch)
     # onnx-ad's recorded reasons quote the library's own (English) errors: left out here
     monkeypatch.setattr(weigh, "default_sources", lambda: sources.default_sources()[:2])
     report = audit(reference, AuditOptions(ops=["Abs", "Loop", "LabelEncoder"], evidence=True))
@@ -388,4 +389,4 @@ def test_text_and_markdown_show_the_verdict_in_both_languages(
 def test_the_site_and_the_audit_take_pytorch_from_one_function() -> None:
     from gendoc.site import evidence_pages
 
-    assert type(evidence_pages._sources()[0]) is type(sources.torch_source())
+    assert type(evidence_pages._sources()[0]) is type(sources.source("pytorch"))

@@ -9,7 +9,7 @@ only ever disputed.
 from __future__ import annotations
 
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
-from gendoc.evidence.registry import NUMERIC
+from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.verdict import (
     RULES,
     DisputeKind,

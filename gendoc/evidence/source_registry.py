@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,17 +39,20 @@ class Role(enum.StrEnum):
 class SourceInfo:
     """One evidence source: its name (as every vote carries it), the label of its
     provenance line, its role, which schemas it covers (an ``N_`` message), the weight its
-    votes are multiplied by, and where it is made (``""``: passed in by its caller, as the
-    audit passes its own finite differences)."""
+    votes are multiplied by, and where it is made: ``"module:callable"``, imported when
+    asked for, or the callable itself (``""``: passed in by its caller, as the audit passes
+    its own finite differences)."""
 
     name: str
     label: str
     role: Role
     covers: str
     weight: float = 1.0
-    make: str = ""
+    make: str | Callable[[], EvidenceSource] = ""
 
     def build(self) -> EvidenceSource:
+        if callable(self.make):
+            return self.make()
         module, _, attribute = self.make.partition(":")
         made: EvidenceSource = getattr(importlib.import_module(module), attribute)()
         return made
@@ -88,7 +92,7 @@ register(
         "PyTorch autograd",
         Role.FRAMEWORK,
         N_("the default domain's operators that the torch mapping holds"),
-        make="gendoc.evidence.sources:torch_source",
+        make="gendoc.evidence.torch_record:RecordedTorchSource",
     )
 )
 register(
@@ -106,7 +110,7 @@ register(
         "onnx-ad",
         Role.MATHEMATICS,
         N_("onnx's operators that a backend test case exercises"),
-        make="gendoc.evidence.sources:onnx_ad_source",
+        make="gendoc.evidence.onnx_ad_record:RecordedOnnxAdSource",
     )
 )
 register(
