@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from gendoc.audit.findings import Finding, make_finding
 from gendoc.audit.messages import N_, Arg
-from gendoc.audit.numeric import NumericResult, OperatorEvidence, PairClass, PairEvidence
 from gendoc.evidence.interface import Verdict
+from gendoc.evidence.numeric import NumericResult, OperatorEvidence, PairClass, PairEvidence
 from gendoc.evidence.numeric_source import read_slopes
 from gendoc.model.reference import Differentiability, ParameterRef, Part, Reference, Schema
 

@@ -21,10 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from gendoc.audit.findings import Finding, SourceVote, make_finding
-from gendoc.audit.numeric import NumericResult
 from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.history import rule_named, settle
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
+from gendoc.evidence.numeric import NumericResult
 from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import Suggestion, combine

@@ -100,7 +100,7 @@ class RecordedOnnxAdSource(RecordedSource):
 
 
 def _onnx_ad_recording(reference: Any) -> Recording:
-    from gendoc.audit.cases import is_onnx_domain
+    from gendoc.evidence.cases import is_onnx_domain
     from gendoc.evidence.onnx_ad_source import OnnxAdSource
 
     source = OnnxAdSource()

@@ -7,9 +7,9 @@ calls stands between the schema and the answer, and a tensor input stays a
 tensor. Imported only when installed (see
 :func:`gendoc.evidence.sources.live_onnx_ad_source`).
 
-The inputs are onnx's own backend test cases (:mod:`gendoc.audit.cases`),
+The inputs are onnx's own backend test cases (:mod:`gendoc.evidence.cases`),
 picked per operator version as the finite differences pick them
-(:func:`gendoc.audit.probe_plan.plan_jobs`). For every (float input, float
+(:func:`gendoc.evidence.probe_plan.plan_jobs`). For every (float input, float
 output) pair of a case, every other input is frozen to its test value (an
 axis or a scale is then a constant, as onnx-ad's rules need), onnx-ad is
 asked for the adjoint model of that pair, and the answer becomes a verdict:
@@ -52,11 +52,8 @@ import onnx
 import onnx_ad
 from onnx import numpy_helper
 
-from gendoc.audit.cases import NumericCase, backend_cases, is_onnx_domain
-from gendoc.audit.numeric import ProbeSettings
-from gendoc.audit.probe import ValueKind, describe, to_value, value_type
-from gendoc.audit.probe_plan import CaseJob, plan_jobs
 from gendoc.catalogs.i18n import N_, say
+from gendoc.evidence.cases import NumericCase, backend_cases, is_onnx_domain
 from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
@@ -64,6 +61,9 @@ from gendoc.evidence.interface import (
     Verdict,
     unavailable,
 )
+from gendoc.evidence.numeric import ProbeSettings
+from gendoc.evidence.probe import ValueKind, describe, to_value, value_type
+from gendoc.evidence.probe_plan import CaseJob, plan_jobs
 from gendoc.model.element_types import allowed_types, holds_float
 from gendoc.model.reference import (
     Parameter,

@@ -18,8 +18,8 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from gendoc.audit.cases import NumericCase
 from gendoc.evidence import sources
+from gendoc.evidence.cases import NumericCase
 from gendoc.evidence.interface import Basis, Verdict
 from gendoc.evidence.onnx_ad_record import (
     RecordedOnnxAdSource,

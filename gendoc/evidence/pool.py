@@ -1,6 +1,6 @@
 """Running the planned cases: serially or in a process pool, against a deadline.
 
-:func:`run_numeric` plans one job per operator (:mod:`gendoc.audit.probe_plan`),
+:func:`run_numeric` plans one job per operator (:mod:`gendoc.evidence.probe_plan`),
 runs the jobs one case at a time, serially or in a process pool (``spawn``:
 a worker holds nothing but what it is sent, so a script calling it with
 ``workers > 1`` needs the usual ``if __name__ == "__main__":`` guard), and
@@ -19,9 +19,9 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 
 from tqdm import tqdm
 
-from gendoc.audit.cases import NumericCase
-from gendoc.audit.messages import Message, renamed
-from gendoc.audit.numeric import (
+from gendoc.catalogs.i18n import Message, renamed
+from gendoc.evidence.cases import NumericCase
+from gendoc.evidence.numeric import (
     DEFAULT_SETTINGS,
     CaseOutcome,
     NumericResult,
@@ -32,8 +32,8 @@ from gendoc.audit.numeric import (
     Skipped,
     cause,
 )
-from gendoc.audit.probe import describe, probe_model
-from gendoc.audit.probe_plan import CaseJob, OperatorJob, plan_jobs
+from gendoc.evidence.probe import describe, probe_model
+from gendoc.evidence.probe_plan import CaseJob, OperatorJob, plan_jobs
 from gendoc.model.reference import Reference, Schema
 
 

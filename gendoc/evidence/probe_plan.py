@@ -1,7 +1,7 @@
 """Planning: which test cases to probe for each operator, and how.
 
-:func:`plan_jobs` is the layer between test cases (:mod:`gendoc.audit.cases`)
-and probing (:mod:`gendoc.audit.probe`): it finds the schema version a case
+:func:`plan_jobs` is the layer between test cases (:mod:`gendoc.evidence.cases`)
+and probing (:mod:`gendoc.evidence.probe`): it finds the schema version a case
 exercises, maps graph names to formal parameters, decides which inputs may
 be evaluated in float64 (those whose types allow ``double``) and picks a
 bounded, deterministic set of cases per operator, covering cases first.
@@ -24,11 +24,11 @@ from dataclasses import dataclass
 import numpy as np
 import onnx
 
-from gendoc.audit.cases import NumericCase
-from gendoc.audit.messages import N_, Message, say
-from gendoc.audit.numeric import ProbeSettings, Reason, Skipped, cause
-from gendoc.audit.probe import Value, ValueKind, element_count, to_value, value_type
+from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.cases import NumericCase
 from gendoc.evidence.history import RANDOM_OPERATORS
+from gendoc.evidence.numeric import ProbeSettings, Reason, Skipped, cause
+from gendoc.evidence.probe import Value, ValueKind, element_count, to_value, value_type
 from gendoc.model.element_types import allowed_types, element_types
 from gendoc.model.reference import (
     Operator,
