@@ -138,11 +138,11 @@ def _none(_: object) -> Strength:
     return Strength.NONE
 
 
-_SHARED = N_("undefined; {suggested} {shared}, whose mathematics is the same: {sources}")
+_SHARED = N_("undefined; {suggested} as {where}, whose mathematics is the same: {sources}")
 
 
 def _shared_args(s: Suggestion) -> dict[str, str | int | float]:
-    return {"suggested": Term(_tag(s)), "shared": s.shared, "sources": names(s.support)}
+    return {"suggested": Term(_tag(s)), "where": s.shared, "sources": names(s.support)}
 
 
 RULES: tuple[Rule, ...] = (
@@ -159,8 +159,8 @@ RULES: tuple[Rule, ...] = (
         _never,
         _strong,
         "GD208",
-        N_("undefined; a value {op} passes through: {suggested}, as onnx tags it {shared}"),
-        lambda s: {"op": s.op, "suggested": Term(_tag(s)), "shared": s.shared},
+        N_("undefined; a value {op} passes through: {suggested}, as onnx tags it in {where}"),
+        lambda s: {"op": s.op, "suggested": Term(_tag(s)), "where": s.shared},
     ),
     Rule(
         "shared",
@@ -183,8 +183,8 @@ RULES: tuple[Rule, ...] = (
         _never,
         lambda _: Strength.WEAK,
         "GD205",
-        N_("undefined; no verdict of its own: {suggested}, as onnx tags it {shared}"),
-        lambda s: {"suggested": Term(_tag(s)), "shared": s.shared},
+        N_("undefined; no verdict of its own: {suggested}, as onnx tags it in {where}"),
+        lambda s: {"suggested": Term(_tag(s)), "where": s.shared},
     ),
     Rule(
         "history",
@@ -192,13 +192,13 @@ RULES: tuple[Rule, ...] = (
         _none,
         "GD205",
         N_(
-            "undefined; the evidence suggests {suggested}, but onnx tags it {tag} {shared} "
+            "undefined; the evidence suggests {suggested}, but onnx tags it {tag} in {where} "
             "and nothing of the mathematics disputes that: no tag is suggested"
         ),
         lambda s: {
             "suggested": Term(s.support[0].tag.value) if s.support else "",
             "tag": Term(_other(s.support).value if s.support else ""),
-            "shared": s.shared,
+            "where": s.shared,
         },
     ),
 )
@@ -318,7 +318,7 @@ def _settle_one(
             support=(vote,),
             against=(),
             rule="pass-through",
-            shared=f"in {o.versioned_name}",
+            shared=o.versioned_name,
         )
     if s.strength is not Strength.STRONG:
         shared = _shared(schema, s, param, others, schemas, found)
@@ -334,7 +334,7 @@ def _settle_one(
             suggested=None,
             strength=Strength.NONE,
             rule="history",
-            shared=f"in {o.versioned_name}",
+            shared=o.versioned_name,
         )
     if s.suggested is None and undisputed:
         o, t = undisputed[0]
@@ -346,7 +346,7 @@ def _settle_one(
             support=(vote,),
             against=(),
             rule="as-tagged",
-            shared=f"in {o.versioned_name}",
+            shared=o.versioned_name,
         )
     return s
 
@@ -396,5 +396,5 @@ def _shared(
         support=t.support,
         against=(),
         rule="shared" if strength is Strength.STRONG else "shared-weak",
-        shared=f"as {o.versioned_name}",
+        shared=o.versioned_name,
     )

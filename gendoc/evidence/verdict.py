@@ -285,8 +285,8 @@ class Suggestion:
     """Votes against a tag onnx set that the votes backing it outweigh: a note on the
     evidence page, not a dispute."""
     shared: str = ""
-    """Where the verdict comes from when another operator version decided it
-    (``"as GRU-22"``, :mod:`gendoc.evidence.history`); empty for this version's own."""
+    """The operator version that decided the verdict when it is not this one's own
+    (``"GRU-22"``, shown as "as GRU-22"; :mod:`gendoc.evidence.history`)."""
 
     @property
     def is_problem(self) -> bool:
@@ -299,7 +299,11 @@ class Suggestion:
         return self.is_problem and self.kind is DisputeKind.MATH
 
     def describe(self) -> str:
-        shared = f" [{self.shared}]" if self.shared else ""
+        shared = ""
+        if self.shared:
+            shared = f" [as {self.shared}]"
+            if "shared" not in self.rule:
+                shared = f" [onnx's tag in {self.shared}]"
         if self.strength is Strength.DISPUTED:
             backing = "; ".join(map(str, self.against)) or "nothing of full weight"
             kind = self.kind.value if self.kind else ""

@@ -107,7 +107,7 @@ def test_a_pass_through_value_follows_the_tag_of_its_other_versions() -> None:
         D,
         Strength.STRONG,
         "pass-through",
-        "in Loop-2",
+        "Loop-2",
     )
 
 
@@ -124,20 +124,20 @@ def test_same_text_versions_and_one_family_share_a_strong_verdict() -> None:
     )
     assert found["GRU-2 input initial_h"].strength is Strength.STRONG
     shared = found["GRU-1 input initial_h"]
-    assert (shared.suggested, shared.strength, shared.shared) == (D, Strength.STRONG, "as GRU-2")
+    assert (shared.suggested, shared.strength, shared.shared) == (D, Strength.STRONG, "GRU-2")
     # Another text: not GRU-2's verdict, but the family's weak one, as weak as it is.
     other_text = found["GRU-3 input initial_h"]
     assert (other_text.suggested, other_text.strength, other_text.shared) == (
         D,
         Strength.WEAK,
-        "as RNN-1",
+        "RNN-1",
     )
     rnn = found["RNN-1 input initial_h"]
     assert (rnn.suggested, rnn.strength, rnn.rule, rnn.shared) == (
         D,
         Strength.STRONG,
         "shared",
-        "as GRU-2",
+        "GRU-2",
     )
 
 
@@ -153,7 +153,7 @@ def test_no_suggestion_contradicts_an_undisputed_tag_of_another_version() -> Non
         None,
         Strength.NONE,
         "history",
-        "in Norm-9",
+        "Norm-9",
     )
     # Where the mathematics disputes the other version's tag, the suggestion stands.
     disputed = _settled(
@@ -172,7 +172,7 @@ def test_with_no_verdict_a_parameter_follows_onnx_tag_elsewhere_weakly() -> None
         N,
         Strength.WEAK,
         "as-tagged",
-        "in Quant-2",
+        "Quant-2",
     )
 
 
@@ -194,4 +194,4 @@ def test_the_strongest_peer_is_shared() -> None:
         (gru, _evidence(gru, a=GRADIENT, b=GRADIENT)),
     )
     s = found["RNN-14 input initial_h"]
-    assert (s.suggested, s.strength, s.shared) == (D, Strength.STRONG, "as GRU-14")
+    assert (s.suggested, s.strength, s.shared) == (D, Strength.STRONG, "GRU-14")
