@@ -72,7 +72,7 @@ def test_each_evidence_row_has_the_id_an_operator_page_links_to(reference: Refer
     questioned = [
         s
         for v in op.versions
-        for s in evidence_pages.weighed(v).suggestions
+        for s in site.weighed(v).suggestions
         if s.suggested and (s.current.value == "undefined" or s.is_problem)
     ]
     # The evidence page's verdict on every questioned tag is on the operator page too.
@@ -85,10 +85,11 @@ def test_every_script_of_the_site_runs_and_prints_a_gradient(
     reference: Reference, tmp_path: Path
 ) -> None:
     pytest.importorskip("torch")
+    verdicts = evidence_pages.weighed_all(reference)
     scripts = [
         (f"{op.name}:{s.input}", s.code)
         for op in evidence_pages.operators(reference)
-        for s in evidence_pages.scripts(op)
+        for s in evidence_pages.scripts(op, verdicts[("", op.name, op.latest.since_version)])
     ]
     assert len(scripts) > 150
     done = subprocess.run(
