@@ -709,3 +709,18 @@ def test_a_tag_against_onnxs_tag_in_another_version_is_left_out_with_the_reason(
     assert ("Clip", 13, ref("input min")) not in {
         (s.op, s.version, s.parameter) for c in result.plan.changes for s in c.suggestions
     }
+
+
+def test_the_description_shows_conventions_apart_from_tag_errors():
+    from gendoc.evidence.verdict import DisputeKind
+
+    math = Suggestion("", "Floor", 13, ref("input X"), D, N, DISPUTED, TWO_SOURCES)
+    math = replace(math, kind=DisputeKind.MATH)
+    convention = Suggestion("", "Clip", 13, ref("input min"), N, D, DISPUTED, TWO_SOURCES)
+    convention = replace(convention, kind=DisputeKind.CONVENTION)
+    result = suggest(FIXTURE, [math, convention], _locations(FIXTURE), onnx_version="0.0.0")
+    text = result.description
+    errors = text.index("### The mathematics contradicts the tag (1)")
+    conventions = text.index("### Conventions (1)")
+    assert errors < text.index("- Floor-13, input `X`") < conventions
+    assert conventions < text.index("- Clip-13, input `min`")
