@@ -62,7 +62,7 @@ def numeric_source(
     options = AuditOptions(numeric=True, jobs=jobs, max_seconds=max_seconds)
     report = audit_reference(reference, options)
     assert report.numeric is not None
-    return NumericEvidence(report.numeric.to_dict()["operators"])
+    return NumericEvidence(report.numeric.operators)
 
 
 def _outcome(tag: Differentiability, said: Differentiability | None) -> str:

@@ -91,7 +91,7 @@ def _judge(
     """The finding for one parameter, or ``None`` when the evidence agrees or is silent."""
     side = 0 if where.part is Part.INPUT else 1
     pairs = [p for p in evidence.pairs if (p.input, p.output)[side] == where.name]
-    verdict, _ = read_slopes(p.kind.value for p in pairs)
+    verdict, _ = read_slopes(p.kind for p in pairs)
     if verdict is Verdict.GRADIENT:
         nonzero = [p for p in pairs if p.kind is PairClass.NONZERO]
         return _nonzero_finding(schema, where, tag, nonzero)

@@ -25,6 +25,7 @@ from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.history import rule_named, settle
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
 from gendoc.evidence.numeric import NumericResult
+from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import Suggestion, combine
@@ -35,13 +36,11 @@ NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric
 
 def audit_sources(numeric: NumericResult | None) -> list[EvidenceSource]:
     """The frameworks, then the finite differences of this audit (or why there are none)."""
-    from gendoc.evidence.numeric_source import NumericEvidence
-
     sources = default_sources()
     if numeric is None:
         sources.append(MissingSource(NUMERIC, NUMERIC_NOT_REQUESTED))
     else:
-        sources.append(NumericEvidence(numeric.to_dict()["operators"]))
+        sources.append(NumericEvidence(numeric.operators))
     return sources
 
 

@@ -38,8 +38,10 @@ Interface
     the site, the audit and ``gendoc suggest`` all use them, so their verdicts
     do not depend on what is installed.
 ``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric_source`)
-    The audit's finite differences, read from ``NumericResult.to_dict()`` by
-    ``read_slopes``, the one reading of finite-difference results.
+    The finite differences (probed here: ``cases``, ``probe_plan``, ``probe``,
+    ``pool``, their types in ``numeric``), read from their typed
+    ``OperatorEvidence`` by ``read_slopes``, the one reading of finite-difference
+    results; the audit runs the probe and judges its pairs.
 ``combine(schema, evidence) -> list[Suggestion]`` (:mod:`gendoc.evidence.verdict`)
     The rule registry ``RULES``: a suggested tag per parameter, ``strong``/
     ``weak``/``conflict``/``none``, or ``disputed`` for a tag onnx set that

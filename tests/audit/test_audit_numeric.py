@@ -258,11 +258,11 @@ def test_numeric_findings_and_the_evidence_verdict_read_a_result_alike(reference
     scope = reference.scope((), ["TopK"])
     (finding,) = [f for f in numeric_findings(scope, result) if str(f.parameter) == "input X"]
     assert finding.rule == "GD102"  # tagged differentiable, zero where measured
-    answer = NumericEvidence(result.to_dict()["operators"]).evaluate(topk)
+    answer = NumericEvidence(result.operators).evaluate(topk)
     assert answer.verdict_of(ParameterRef(Part.INPUT, "X")).verdict is Verdict.ZERO
     unstable = (PairEvidence("X", "Values", PairClass.UNSTABLE, probes=4, unstable=1), pairs[1])
     evidence = OperatorEvidence("", "TopK", topk.since_version, ("case",), unstable, ())
     result = NumericResult(DEFAULT_SETTINGS, 1, (evidence,), (), False)
     assert not [f for f in numeric_findings(scope, result) if str(f.parameter) == "input X"]
-    answer = NumericEvidence(result.to_dict()["operators"]).evaluate(topk)
+    answer = NumericEvidence(result.operators).evaluate(topk)
     assert answer.verdict_of(ParameterRef(Part.INPUT, "X")).verdict is Verdict.NOT_APPLICABLE

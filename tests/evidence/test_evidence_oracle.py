@@ -69,7 +69,8 @@ def test_no_source_reads_the_tags(reference: Reference) -> None:
     numeric = {}
     for name, model in (("tagged", scope), ("bare", bare)):
         report = audit_reference(model, AuditOptions(numeric=True, jobs=1))
-        numeric[name] = report.numeric.to_dict()["operators"]
+        assert report.numeric is not None
+        numeric[name] = report.numeric.operators
     assert numeric["tagged"] == numeric["bare"]
     sources = [*default_sources(), NumericEvidence(numeric["bare"])]
     for schema in scope.schemas:
