@@ -498,7 +498,7 @@ def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggesti
         kind = ballot.kind
     elif ballot.defined and ballot.against:
         suggested, noted = ballot.current, ballot.against
-        support, against = ballot.side(ballot.current), ()
+        support, against = ballot.backing, ()
     elif len(tags) > 1 and strength is Strength.WEAK and ballot.heavier is not None:
         suggested = ballot.heavier
         support = ballot.side(suggested)

@@ -32,6 +32,7 @@ from gendoc.evidence.scripts import differentiable_inputs, method1_script
 from gendoc.evidence.source_registry import SOURCES, SourceInfo
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
+from gendoc.evidence.verdict import Suggestion, names
 from gendoc.model.reference import (
     Differentiability,
     Operator,
@@ -73,6 +74,11 @@ def has_evidence(op: Operator) -> bool:
         or op_type in registry["registry"]
         or op_type in registry["stop_gradient_edges"]
     )
+
+
+def noted_sources(suggestion: Suggestion) -> str:
+    """The sources of the votes a tag outweighs, for the note under its verdict."""
+    return names(suggestion.noted)
 
 
 def registered() -> list[SourceInfo]:

@@ -114,3 +114,20 @@ def test_page_shows_disputed_tags_and_values_torch_never_measured(reference: Ref
     range_page = site.render("evidence/ai.onnx/Range.md", "en").text
     scalar = "passed to torch as a Python scalar by the mapping: autograd never sees it"
     assert f'not measured<span class="gd-why">{scalar}</span>' in range_page
+
+
+def test_an_evidence_page_says_a_disputes_kind_and_notes_what_a_tag_outweighs(
+    reference: Reference,
+) -> None:
+    """NegativeLogLikelihoodLoss's weight: a convention; OneHot's values: torch's composite
+    gradient against a tag two other sources back, a note."""
+    site = SiteContent(reference, [])
+    loss = site.render("evidence/ai.onnx/NegativeLogLikelihoodLoss.md", "en").text
+    assert "a convention: differentiable by the mathematics, kept constant by the frameworks" in (
+        loss
+    )
+    assert "the mathematics contradicts the tag" not in loss
+    one_hot = site.render("evidence/ai.onnx/OneHot.md", "en").text
+    assert "Note: pytorch against the tag, outweighed by the sources backing it" in one_hot
+    clip = site.render("evidence/ai.onnx/Clip.md", "zh").text
+    assert "数学与该标签相矛盾" in clip
