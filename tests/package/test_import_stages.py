@@ -10,6 +10,7 @@ modules lazily) is the version and the public API, not a stage.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "gendoc"
@@ -52,6 +53,7 @@ def imports(path: Path) -> set[str]:
     return found
 
 
+@cache
 def graph() -> dict[str, set[str]]:
     paths = [p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.parts]
     names = {module_name(p) for p in paths}
