@@ -43,11 +43,11 @@ def time_sources() -> None:
 
 
 def time_onnx_ad_live() -> None:
-    from gendoc.evidence.sources import onnx_ad_source
+    from gendoc.evidence.sources import source as registered
 
     began = time.perf_counter()
     schemas = [op.latest for op in collect(with_examples=False).operators("")]
-    source = onnx_ad_source()
+    source = registered("onnx-ad")
     for schema in schemas:
         source.evaluate(schema)
     elapsed = time.perf_counter() - began

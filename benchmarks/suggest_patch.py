@@ -18,10 +18,13 @@ then checks the patch with tools that are not gendoc:
 * the documents' changed lines: each is a parameter's line as gen_doc.py writes
   it, before without a category and after with one appended to its tags;
 
-and prints the parameters tagged (from ``parameters.csv``), the operator
-versions, the disputed and partly tagged counts (the latter also as the audit's
-rule GD004 counts them on the model with the new tags) and the description's length
-in characters (GitHub's limit for a pull-request body is 65,536).
+and prints the parameters tagged (from ``parameters.csv``), how many of them
+contradict onnx's own tag of the same parameter (part and name) in another
+version of the operator (read from the installed onnx, split by whether
+``parameters.csv`` lists that tag as disputed), the operator versions, the
+disputed and partly tagged counts (the latter also as the audit's rule GD004
+counts them on the model with the new tags) and the description's length in
+characters (GitHub's limit for a pull-request body is 65,536).
 """
 
 from __future__ import annotations
@@ -110,6 +113,36 @@ def audit_partial(changed: list[dict[str, str]]) -> int:
     )
 
 
+def history_contradictions(rows: list[dict[str, str]]) -> tuple[int, int]:
+    """Changed tags that contradict onnx's own tag of the same parameter in another version
+    of the operator: (where that tag is not disputed, where it is)."""
+    from gendoc.collect import installed
+    from gendoc.model.reference import Differentiability, domain_key, labelled
+
+    tags: dict[tuple[str, str, str], dict[int, Differentiability]] = {}
+    for schema in installed.reference(with_examples=False).schemas:
+        for ref, param in labelled(schema):
+            if param.differentiability is not Differentiability.UNDEFINED:
+                key = (schema.domain, schema.name, str(ref))
+                tags.setdefault(key, {})[schema.since_version] = param.differentiability
+    disputed = {
+        (domain_key(r["domain"]), r["operator"], r["parameter"], int(r["version"]))
+        for r in rows
+        if r["outcome"] == "disputed"
+    }
+    plain = contested = 0
+    for r in (r for r in rows if r["outcome"] == "changed"):
+        key = (domain_key(r["domain"]), r["operator"], r["parameter"])
+        against = [v for v, tag in tags.get(key, {}).items() if tag.value != r["suggested"]]
+        if not against:
+            continue
+        if all((*key, v) in disputed for v in against):
+            contested += 1
+        else:
+            plain += 1
+    return plain, contested
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -178,6 +211,11 @@ def main() -> int:
     )
     print(f"  run: {seconds:.1f} s")
     print(f"  parameters tagged: {len(changed)} in {len(versions)} operator versions")
+    plain, contested = history_contradictions(rows)
+    print(
+        f"  tags against onnx's tag of the same parameter in another version: {plain} "
+        f"(and {contested} where that tag is disputed)"
+    )
     print(
         f"  categories added: {added['OpSchema::Differentiable']} Differentiable, "
         f"{added['OpSchema::NonDifferentiable']} NonDifferentiable; "
@@ -203,7 +241,7 @@ def main() -> int:
     print(
         f"  git apply in a copy: {'passes' if applied.returncode == 0 else applied.stderr.strip()}"
     )
-    ok = check.returncode == applied.returncode == 0 and only_tags and docs_ok
+    ok = check.returncode == applied.returncode == 0 and only_tags and docs_ok and not plain
     return 0 if ok and len(description) <= GITHUB_LIMIT else 1
 
 

@@ -15,13 +15,13 @@ audit checks the claims of the model (:mod:`gendoc.model.reference`) two ways:
   table of :mod:`gendoc.evidence.verdict` into one verdict per parameter;
   it then replaces the ``GD1xx`` findings.
 
-One module per step of the numeric part: :mod:`~gendoc.audit.cases` (where
-test cases come from), :mod:`~gendoc.audit.probe_plan` (which cases per
-operator), :mod:`~gendoc.audit.probe` (finite differences on one model),
-:mod:`~gendoc.audit.pool` (serial or in child processes, progress bar),
-:mod:`~gendoc.audit.workers` (child processes stopped at a deadline),
+One module per step of the numeric part: :mod:`~gendoc.evidence.cases` (where
+test cases come from), :mod:`~gendoc.evidence.probe_plan` (which cases per
+operator), :mod:`~gendoc.evidence.probe` (finite differences on one model),
+:mod:`~gendoc.evidence.pool` (serial or in child processes, progress bar),
+:mod:`~gendoc.evidence.workers` (child processes stopped at a deadline),
 :mod:`~gendoc.audit.judge` (evidence against tags); their types are in
-:mod:`~gendoc.audit.numeric`, the findings and rules in
+:mod:`~gendoc.evidence.numeric`, the findings and rules in
 :mod:`~gendoc.audit.findings`, the renderings in :mod:`~gendoc.audit.report`.
 
 Public API, used by the command line and by the site's "Tag audit" pages;
@@ -87,12 +87,12 @@ settings=DEFAULT_SETTINGS)``
 
 from __future__ import annotations
 
-from gendoc.audit.cases import NumericCase
 from gendoc.audit.entry import AuditOptions, audit, audit_reference, default_cases
 from gendoc.audit.findings import RULES, Finding, Rule, Severity
 from gendoc.audit.messages import Message
-from gendoc.audit.numeric import DEFAULT_SETTINGS, PairClass, ProbeSettings, Reason
 from gendoc.audit.report import AuditReport, ReportFormat
+from gendoc.evidence.cases import NumericCase
+from gendoc.evidence.numeric import DEFAULT_SETTINGS, PairClass, ProbeSettings, Reason
 from gendoc.model.reference import ParameterRef, Part
 
 __all__ = [

@@ -13,15 +13,15 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gendoc.audit.cases import NumericCase, backend_cases, is_onnx_domain, module_cases
 from gendoc.audit.findings import Finding
 from gendoc.audit.judge import numeric_findings
 from gendoc.audit.lints import lint_reference
-from gendoc.audit.numeric import DEFAULT_SETTINGS, ProbeSettings
-from gendoc.audit.pool import run_numeric
 from gendoc.audit.report import AuditReport
 from gendoc.audit.weigh import SourceReport, audit_sources, evidence_findings
 from gendoc.errors import UsageError
+from gendoc.evidence.cases import NumericCase, backend_cases, is_onnx_domain, module_cases
+from gendoc.evidence.numeric import DEFAULT_SETTINGS, ProbeSettings
+from gendoc.evidence.pool import run_numeric
 from gendoc.model.reference import Reference
 
 

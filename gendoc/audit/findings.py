@@ -150,7 +150,7 @@ RULES: dict[str, Rule] = {
         ),
         Rule(
             "GD202",
-            Severity.INFO,
+            Severity.WARNING,
             N_("a tag disputed by weak evidence alone (one source, or a composite or policy)"),
             evidence=True,
         ),
@@ -177,8 +177,30 @@ RULES: dict[str, Rule] = {
         ),
         Rule(
             "GD206",
+            Severity.WARNING,
+            N_(
+                "a tag disputed by evidence that outweighs the sources backing it: both sides, "
+                "for a reviewer"
+            ),
+            evidence=True,
+        ),
+        Rule(
+            "GD207",
             Severity.INFO,
-            N_("a tag disputed by some sources and backed by others: both sides, for a reviewer"),
+            N_(
+                "a convention: differentiable by the mathematics, treated as a constant by the "
+                "frameworks (never an error or a warning)"
+            ),
+            evidence=True,
+        ),
+        Rule(
+            "GD208",
+            Severity.WARNING,
+            N_(
+                "an undefined parameter the schema decides: no floating-point type, no "
+                "floating-point value on the other side, or a value a control-flow operator "
+                "passes through, tagged in its other versions"
+            ),
             evidence=True,
         ),
     )

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from gendoc.audit.findings import Finding, make_finding
 from gendoc.audit.messages import N_, Arg
-from gendoc.audit.numeric import NumericResult, OperatorEvidence, PairClass, PairEvidence
 from gendoc.evidence.interface import Verdict
+from gendoc.evidence.numeric import NumericResult, OperatorEvidence, PairClass, PairEvidence
 from gendoc.evidence.numeric_source import read_slopes
 from gendoc.model.reference import Differentiability, ParameterRef, Part, Reference, Schema
 
@@ -91,7 +91,7 @@ def _judge(
     """The finding for one parameter, or ``None`` when the evidence agrees or is silent."""
     side = 0 if where.part is Part.INPUT else 1
     pairs = [p for p in evidence.pairs if (p.input, p.output)[side] == where.name]
-    verdict, _ = read_slopes(p.kind.value for p in pairs)
+    verdict, _ = read_slopes(p.kind for p in pairs)
     if verdict is Verdict.GRADIENT:
         nonzero = [p for p in pairs if p.kind is PairClass.NONZERO]
         return _nonzero_finding(schema, where, tag, nonzero)

@@ -8,12 +8,12 @@ of onnx is linted in milliseconds and tests can build schemas by hand.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 
 from gendoc.audit.findings import Finding, make_finding
 from gendoc.audit.messages import N_, Arg
 from gendoc.catalogs.i18n import Term
+from gendoc.model.element_types import allowed_types, holds_float
 from gendoc.model.pairing import pair_versions
 from gendoc.model.reference import (
     Differentiability,
@@ -26,47 +26,9 @@ from gendoc.model.reference import (
     labelled,
 )
 
-_WRAPPERS = frozenset({"tensor", "seq", "sequence", "optional", "map", "sparse_tensor"})
-_ATOM = re.compile(r"[a-z][a-z0-9_]*")
-
 DIFF = Differentiability.DIFFERENTIABLE
 NON_DIFF = Differentiability.NON_DIFFERENTIABLE
 UNDEFINED = Differentiability.UNDEFINED
-
-
-def element_types(type_str: str) -> set[str]:
-    """The element types inside a type string: ``seq(tensor(float))`` -> ``{"float"}``.
-
-    A map's key type is included; no map key is a floating-point type, so it
-    never turns a float-free type into a floating one.
-    """
-    return set(_ATOM.findall(type_str)) - _WRAPPERS
-
-
-def is_floating(element: str) -> bool:
-    """Whether an element type holds real or complex floating-point values.
-
-    Covers the float8/float4/float6 families by prefix, so a type onnx adds
-    later in one of those families counts without a change here.
-    """
-    return element == "double" or element.startswith(("float", "bfloat", "complex"))
-
-
-def allowed_types(schema: Schema, param: Parameter) -> tuple[str, ...] | None:
-    """The types a parameter may take, or ``None`` when its type string is unknown.
-
-    ``type_str`` is either a type parameter of the schema or a concrete type.
-    """
-    for constraint in schema.type_constraints:
-        if constraint.name == param.type_str:
-            return constraint.allowed_types
-    if "(" in param.type_str:
-        return (param.type_str,)
-    return None
-
-
-def holds_float(types: Iterable[str]) -> bool:
-    return any(is_floating(e) for t in types for e in element_types(t))
 
 
 def _float_free(

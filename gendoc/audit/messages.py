@@ -16,16 +16,6 @@ audit, because the evidence sources say their status lines with it too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from gendoc.catalogs.i18n import N_, Arg, Message, placeholders, say
 
-__all__ = ["N_", "Arg", "Message", "placeholders", "renamed", "say"]
-
-
-def renamed(message: Message, names: Mapping[str, str], field: str) -> Message:
-    """``message`` with the value of ``field`` replaced through ``names`` (when it is there)."""
-    value = message.args.get(field)
-    if not isinstance(value, str) or value not in names:
-        return message
-    return say(message.id, **{**message.args, field: names[value]})
+__all__ = ["N_", "Arg", "Message", "placeholders", "say"]

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gendoc.audit.findings import RULES, Finding, Severity
-from gendoc.audit.numeric import EVIDENCE_NOTE, NumericResult
 from gendoc.audit.weigh import SourceReport
+from gendoc.evidence.numeric import EVIDENCE_NOTE, NumericResult
 from gendoc.present.render import render_report
 from gendoc.present.visible import visible_json
 

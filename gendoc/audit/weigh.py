@@ -21,11 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from gendoc.audit.findings import Finding, SourceVote, make_finding
-from gendoc.audit.numeric import NumericResult
 from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.history import rule_named, settle
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
+from gendoc.evidence.numeric import NumericResult
+from gendoc.evidence.numeric_source import NumericEvidence
+from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.sources import MissingSource, default_sources
-from gendoc.evidence.verdict import NUMERIC, RULES_BY_NAME, Suggestion, combine
+from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.model.reference import ParameterRef, Reference, Schema
 
 NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric)"))
@@ -33,13 +36,11 @@ NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric
 
 def audit_sources(numeric: NumericResult | None) -> list[EvidenceSource]:
     """The frameworks, then the finite differences of this audit (or why there are none)."""
-    from gendoc.evidence.numeric_source import NumericEvidence
-
     sources = default_sources()
     if numeric is None:
         sources.append(MissingSource(NUMERIC, NUMERIC_NOT_REQUESTED))
     else:
-        sources.append(NumericEvidence(numeric.to_dict()["operators"]))
+        sources.append(NumericEvidence(numeric.operators))
     return sources
 
 
@@ -61,9 +62,17 @@ class Weighed:
 
 
 def weigh(schema: Schema, sources: Sequence[EvidenceSource]) -> Weighed:
-    """Ask every source about ``schema`` and combine their answers."""
+    """Ask every source about ``schema`` and combine their answers (this version alone)."""
     evidence = tuple(source.evaluate(schema) for source in sources)
     return Weighed(schema, evidence, tuple(combine(schema, evidence)))
+
+
+def weigh_all(schemas: Sequence[Schema], sources: Sequence[EvidenceSource]) -> list[Weighed]:
+    """:func:`weigh` for every schema, then one verdict per history and family
+    (:func:`gendoc.evidence.history.settle`)."""
+    weighed = [weigh(schema, sources) for schema in schemas]
+    settled = settle([(w.schema, w.suggestions) for w in weighed])
+    return [replace(w, suggestions=tuple(s)) for w, s in zip(weighed, settled, strict=True)]
 
 
 def findings_of(weighed: Weighed) -> list[Finding]:
@@ -71,7 +80,7 @@ def findings_of(weighed: Weighed) -> list[Finding]:
     schema = weighed.schema
     found = []
     for s in weighed.suggestions:
-        rule = RULES_BY_NAME[s.rule]
+        rule = rule_named(s.rule)
         if not rule.finding:
             continue
         finding = make_finding(
@@ -117,7 +126,7 @@ def evidence_findings(
 ) -> tuple[list[Finding], tuple[SourceReport, ...]]:
     """The evidence verdict for every parameter of every operator version in ``scope``, and
     what each source said about itself once it had answered them all."""
-    weighed = [weigh(schema, sources) for schema in scope.schemas]
+    weighed = weigh_all(scope.schemas, sources)
     findings = [f for w in weighed for f in findings_of(w)]
     reports = tuple(
         SourceReport(source.name, source.status, unanswered([w.evidence[i] for w in weighed]))

@@ -268,3 +268,11 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def renamed(message: Message, names: Mapping[str, str], field: str) -> Message:
+    """``message`` with the value of ``field`` replaced through ``names`` (when it is there)."""
+    value = message.args.get(field)
+    if not isinstance(value, str) or value not in names:
+        return message
+    return say(message.id, **{**message.args, field: names[value]})

@@ -231,6 +231,18 @@ def source_in_onnx(file: str, line: int) -> tuple[str, int] | None:
     return "/".join(parts[starts[-1] :]), line
 
 
+def schema_sources() -> dict[SchemaKey, tuple[str, int]]:
+    """Where each installed schema of onnx's own is defined in onnx's repository
+    (``onnx/defs/math/defs.cc`` and its line), by (domain, name, since_version): what
+    ``gendoc suggest`` edits in a checkout."""
+    found = {}
+    for key, places in _registered().items():
+        located = source_in_onnx(*places[0])
+        if located is not None:
+            found[key] = located
+    return found
+
+
 def function_bodies(op: Any) -> tuple[FunctionBody, ...]:
     """The printed body of a function operator for each opset version, versions sharing text
     grouped (``MeanVarianceNormalization-13`` has one body for opset 13 and another from 18).

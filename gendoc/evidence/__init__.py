@@ -31,20 +31,28 @@ Interface
     ``UNAVAILABLE`` (package missing, no mapping, no data). Each verdict has a
     ``Basis`` (autograd, composite, builder, policy, slope) that sets its weight.
 ``default_sources()`` (:mod:`gendoc.evidence.sources`)
-    ``[pytorch, onnxruntime, onnx-ad]``. PyTorch comes from one function,
-    ``torch_source()``, and onnx-ad from ``onnx_ad_source()``: the record
-    shipped with gendoc where it holds the operator version's interface, the
-    installed library otherwise (without it: ``UNAVAILABLE`` with the reason);
-    the site, the audit and ``gendoc suggest`` all use them, so their verdicts
-    do not depend on what is installed.
+    ``[pytorch, onnxruntime, onnx-ad]``, made from their lines in
+    :mod:`gendoc.evidence.source_registry` (name, label, role, coverage,
+    weight; a new source is its module and one line there). PyTorch and
+    onnx-ad answer from the record shipped with gendoc
+    (:mod:`gendoc.evidence.record`) where it holds the operator version's
+    interface, the installed library otherwise (without it: ``UNAVAILABLE``
+    with the reason); the site, the audit and ``gendoc suggest`` all use them,
+    so their verdicts do not depend on what is installed.
 ``NumericEvidence(operators)`` (:mod:`gendoc.evidence.numeric_source`)
-    The audit's finite differences, read from ``NumericResult.to_dict()`` by
-    ``read_slopes``, the one reading of finite-difference results.
+    The finite differences (probed here: ``cases``, ``probe_plan``, ``probe``,
+    ``pool``, their types in ``numeric``), read from their typed
+    ``OperatorEvidence`` by ``read_slopes``, the one reading of finite-difference
+    results; the audit runs the probe and judges its pairs.
 ``combine(schema, evidence) -> list[Suggestion]`` (:mod:`gendoc.evidence.verdict`)
     The rule registry ``RULES``: a suggested tag per parameter, ``strong``/
     ``weak``/``conflict``/``none``, or ``disputed`` for a tag onnx set that
     the evidence contradicts (never a change), with the votes for and against
-    as data; each rule names the audit finding it raises.
+    as data, and a dispute's kind (the mathematics, or a convention); each
+    rule names the audit finding it raises.
+``settle(weighed) -> list[list[Suggestion]]`` (:mod:`gendoc.evidence.history`)
+    Over every version in scope: the decisions the schema makes, one verdict
+    per history and family, no suggestion against onnx's tag elsewhere.
 ``method1_script(schema, input_name)`` (:mod:`gendoc.evidence.scripts`)
     A standalone torch script a reviewer can paste and run.
 

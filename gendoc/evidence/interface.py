@@ -56,6 +56,9 @@ class Basis(enum.StrEnum):
     math."""
     SLOPE = "slope"
     """Finite differences measured the dependence."""
+    SCHEMA = "schema"
+    """The schema itself decides: its types, or onnx's tag of the same parameter in another
+    version (:mod:`gendoc.evidence.history`). Never a source's vote."""
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
-"""The audit's finite-difference evidence (Method 2) as one more source, read from its JSON form.
+"""The finite-difference evidence (Method 2) as one more source, read from its typed results.
 
-``gendoc.audit`` probes (input, output) pairs with onnx's reference
-evaluator on the backend test cases. This module only reads the documented
-JSON of that result (``NumericResult.to_dict()["operators"]``), so it does
-not depend on the audit's internals. :func:`read_slopes` is the one reading
+:mod:`gendoc.evidence.pool` probes (input, output) pairs with onnx's
+reference evaluator on the backend test cases; this module reads the
+:class:`~gendoc.evidence.numeric.OperatorEvidence` of that run, pair classes
+as :class:`~gendoc.evidence.numeric.PairClass`. :func:`read_slopes` is the one reading
 of finite-difference results, for this source and for the numeric findings
 of ``gendoc audit --numeric`` (:mod:`gendoc.audit.judge`) alike. Finite
 differences never refuse; their stable slope (basis ``SLOPE``) outranks a
@@ -12,8 +12,7 @@ framework's refusal (see :mod:`gendoc.evidence.verdict`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from gendoc.catalogs.i18n import N_, say
 from gendoc.evidence.interface import (
@@ -23,12 +22,13 @@ from gendoc.evidence.interface import (
     Verdict,
     unavailable,
 )
-from gendoc.evidence.verdict import NUMERIC
-from gendoc.model.reference import Schema, labelled
+from gendoc.evidence.numeric import OperatorEvidence, PairClass
+from gendoc.evidence.source_registry import NUMERIC
+from gendoc.model.reference import Part, Schema, labelled
 
 
-def read_slopes(classes: Iterable[str]) -> tuple[Verdict, str]:
-    """What the pair classes of one parameter (``PairClass`` values) say about it.
+def read_slopes(classes: Iterable[PairClass]) -> tuple[Verdict, str]:
+    """What the pair classes of one parameter say about it.
 
     A stable nonzero slope in any pair is ``GRADIENT``. Otherwise an unstable
     pair casts doubt on any zero: ``NOT_APPLICABLE``. Otherwise zero in every
@@ -36,11 +36,11 @@ def read_slopes(classes: Iterable[str]) -> tuple[Verdict, str]:
     evaluated say nothing, so with no measured pair it is ``NOT_APPLICABLE``.
     """
     found = list(classes)
-    if "nonzero" in found:
+    if PairClass.NONZERO in found:
         return Verdict.GRADIENT, "stable nonzero slope"
-    if "unstable" in found:
+    if PairClass.UNSTABLE in found:
         return Verdict.NOT_APPLICABLE, "the slope changes with the step size"
-    zeros = found.count("zero")
+    zeros = found.count(PairClass.ZERO)
     if zeros:
         return Verdict.ZERO, f"zero slope in all {zeros} measured pairs"
     return Verdict.NOT_APPLICABLE, "no float pair was measured"
@@ -51,8 +51,8 @@ class NumericEvidence:
 
     name = NUMERIC
 
-    def __init__(self, operators: Iterable[Mapping[str, Any]]) -> None:
-        self.by_version = {(o["domain"], o["op"], o["version"]): o for o in operators}
+    def __init__(self, operators: Iterable[OperatorEvidence]) -> None:
+        self.by_version = {(o.domain, o.op, o.version): o for o in operators}
         self.status = say(
             N_("finite differences of {count} evaluated operator versions"),
             count=len(self.by_version),
@@ -64,10 +64,11 @@ class NumericEvidence:
             return unavailable(NUMERIC, schema, say(N_("no test case evaluated")))
         params = []
         for ref, _ in labelled(schema):
-            pairs = found["pairs"]
-            verdict, why = read_slopes(p["class"] for p in pairs if p[ref.part.value] == ref.name)
+            side = 0 if ref.part is Part.INPUT else 1
+            pairs = (p.kind for p in found.pairs if (p.input, p.output)[side] == ref.name)
+            verdict, why = read_slopes(pairs)
             params.append(ParameterEvidence(ref, verdict, why, Basis.SLOPE))
-        cases = ", ".join(found["cases"][:3])
+        cases = ", ".join(found.cases[:3])
         return SourceEvidence(
             NUMERIC, schema.domain, schema.name, schema.since_version, tuple(params), cases
         )

@@ -4,7 +4,8 @@ Running onnx-ad on every operator version's backend test cases takes minutes
 (collecting the cases alone takes seconds), while its answer depends only
 on the onnx-ad release, on the schema (its inputs, outputs and types) and
 on onnx's test cases. So the verdicts are recorded once, with the onnx and
-onnx-ad releases the project pins, in ``data/onnx_ad_verdicts.json``:
+onnx-ad releases the project pins, in ``data/onnx_ad_verdicts.json``
+(:mod:`gendoc.evidence.record`, the record every recorded source shares):
 
     python -m gendoc.evidence.onnx_ad_record [OUTPUT]
 
@@ -17,35 +18,23 @@ operator it could not answer for, with onnx-ad's reason.
 
 from __future__ import annotations
 
-import json
 import re
 import sys
-from dataclasses import replace
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from gendoc.catalogs.i18n import N_, Message, say
-from gendoc.evidence.interface import EvidenceSource, SourceEvidence
-from gendoc.evidence.torch_record import (
-    Recording,
-    from_record,
-    interface_key,
-    record_command,
-)
-from gendoc.model.reference import Schema
+from gendoc.evidence.interface import EvidenceSource
+from gendoc.evidence.record import RecordedSource, Recording, read_record, record_command
 
 DATA_FILE = "onnx_ad_verdicts.json"
 NAME = "onnx-ad"
 USAGE = "usage: python -m gendoc.evidence.onnx_ad_record [OUTPUT]"
 
 
-@cache
 def load_record() -> dict[str, Any]:
     """The record shipped with gendoc: ``onnx`` and ``onnx-ad`` (the releases it was made
-    with) and ``verdicts``, by :func:`interface_key`."""
-    text = resources.files("gendoc.evidence").joinpath("data", DATA_FILE).read_text("utf-8")
-    return json.loads(text)
+    with) and ``verdicts``, by :func:`gendoc.evidence.record.interface_key`."""
+    return read_record(DATA_FILE)
 
 
 # A case or node name in a reason ("(test_x at opset 7)", "(node 'Y'); ...") says where,
@@ -94,29 +83,24 @@ def status_line(kept: dict[str, Any]) -> Message:
     )
 
 
-class RecordedOnnxAdSource:
-    """onnx-ad as an evidence source, answering from the record where it can."""
+def _live_onnx_ad() -> EvidenceSource:
+    from gendoc.evidence.sources import live_onnx_ad_source
 
-    name = NAME
+    return live_onnx_ad_source()
+
+
+class RecordedOnnxAdSource(RecordedSource):
+    """onnx-ad as an evidence source, answering from the record where it can, run live (or
+    said to be missing) otherwise."""
 
     def __init__(self, kept: dict[str, Any] | None = None) -> None:
         self.kept = load_record() if kept is None else kept
+        super().__init__(NAME, self.kept["verdicts"], _live_onnx_ad)
         self.status = status_line(self.kept)
-        self._live: EvidenceSource | None = None
-
-    def evaluate(self, schema: Schema) -> SourceEvidence:
-        found = self.kept["verdicts"].get(interface_key(schema))
-        if found is not None:
-            return replace(from_record(schema, found), source=NAME)
-        if self._live is None:
-            from gendoc.evidence.sources import live_onnx_ad_source
-
-            self._live = live_onnx_ad_source()
-        return self._live.evaluate(schema)
 
 
 def _onnx_ad_recording(reference: Any) -> Recording:
-    from gendoc.audit.cases import is_onnx_domain
+    from gendoc.evidence.cases import is_onnx_domain
     from gendoc.evidence.onnx_ad_source import OnnxAdSource
 
     source = OnnxAdSource()

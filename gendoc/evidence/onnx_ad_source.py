@@ -5,11 +5,11 @@ that computes its vector-Jacobian products, by a rule per ONNX operator. It
 differentiates the operator itself, so no mapping to another framework's
 calls stands between the schema and the answer, and a tensor input stays a
 tensor. Imported only when installed (see
-:func:`gendoc.evidence.sources.onnx_ad_source`).
+:func:`gendoc.evidence.sources.live_onnx_ad_source`).
 
-The inputs are onnx's own backend test cases (:mod:`gendoc.audit.cases`),
+The inputs are onnx's own backend test cases (:mod:`gendoc.evidence.cases`),
 picked per operator version as the finite differences pick them
-(:func:`gendoc.audit.probe_plan.plan_jobs`). For every (float input, float
+(:func:`gendoc.evidence.probe_plan.plan_jobs`). For every (float input, float
 output) pair of a case, every other input is frozen to its test value (an
 axis or a scale is then a constant, as onnx-ad's rules need), onnx-ad is
 asked for the adjoint model of that pair, and the answer becomes a verdict:
@@ -18,15 +18,21 @@ asked for the adjoint model of that pair, and the answer becomes a verdict:
   nonzero: ``GRADIENT``; zero at every case: ``ZERO``; it could not be
   evaluated: ``GRADIENT``, saying so (the rule exists);
 * the adjoint does not depend on the seed: ``ZERO`` when onnx-ad's rules give
-  the input a zero derivative (Floor), ``REFUSED`` in its words when its
-  forward mode refuses the input (BatchNormalization's running statistics);
+  the input a zero derivative; when the operator is in onnx-ad's table of
+  declared zero derivatives (``onnx_ad.rules.ZERO_DERIVATIVE``: Floor, but
+  also Det), the zero is a declaration, not a measurement, and weighs as
+  policy (basis ``POLICY``); ``REFUSED`` in its words when its forward mode
+  refuses the input (BatchNormalization's running statistics);
 * an input or output whose types hold no floating-point type: ``REFUSED``,
   in onnx-ad's words;
 * onnx-ad raises (no rule, a rule that needs a constant operand, a mode it
   does not differentiate): ``UNAVAILABLE`` with its message.
 
 Per parameter the best answer over all pairs and cases wins (gradient, then
-zero, then refused). Running it costs about a minute for all operators, so
+zero, then refused), except that a zero with a failed pair beside it (an
+output one of whose inputs onnx-ad could not differentiate, an input whose
+path to another output failed) is ``NOT_MEASURED``: the zero covers only the
+paths that ran. Running it costs about a minute for all operators, so
 the audit and the site read the verdicts recorded by
 :mod:`gendoc.evidence.onnx_ad_record`.
 """
@@ -46,12 +52,8 @@ import onnx
 import onnx_ad
 from onnx import numpy_helper
 
-from gendoc.audit.cases import NumericCase, backend_cases, is_onnx_domain
-from gendoc.audit.lints import allowed_types, holds_float
-from gendoc.audit.numeric import ProbeSettings
-from gendoc.audit.probe import ValueKind, describe, to_value, value_type
-from gendoc.audit.probe_plan import CaseJob, plan_jobs
 from gendoc.catalogs.i18n import N_, say
+from gendoc.evidence.cases import NumericCase, backend_cases, is_onnx_domain
 from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
@@ -59,6 +61,10 @@ from gendoc.evidence.interface import (
     Verdict,
     unavailable,
 )
+from gendoc.evidence.numeric import ProbeSettings
+from gendoc.evidence.probe import ValueKind, describe, to_value, value_type
+from gendoc.evidence.probe_plan import CaseJob, plan_jobs
+from gendoc.model.element_types import allowed_types, holds_float
 from gendoc.model.reference import (
     Parameter,
     ParameterRef,
@@ -171,7 +177,18 @@ def _no_adjoint(job: CaseJob, frozen: onnx.ModelProto, x: str, y: str) -> _Answe
         return _Answer(Verdict.REFUSED, f"onnx-ad: {describe(exc)}", Basis.POLICY)
     except Exception as exc:
         return _Answer(Verdict.UNAVAILABLE, f"onnx-ad: {describe(exc)}")
+    if _declared_zero(frozen):
+        why = f"declared zero derivative (onnx-ad's ZERO_DERIVATIVE table; {job.name})"
+        return _Answer(Verdict.ZERO, why, Basis.POLICY)
     return _Answer(Verdict.ZERO, f"no adjoint reaches it ({job.name})")
+
+
+def _declared_zero(model: onnx.ModelProto) -> bool:
+    """Whether onnx-ad declares the case's operator to have a zero derivative, by its table
+    rather than by a derivation: its rule for the operator emits nothing."""
+    from onnx_ad.rules import ZERO_DERIVATIVE
+
+    return any(node.op_type in ZERO_DERIVATIVE for node in model.graph.node)
 
 
 def _pair(
@@ -316,7 +333,7 @@ class OnnxAdSource:
         if not cases:
             why = say(N_("no backend test case fits this version"))
             return unavailable(NAME, schema, why, f"onnx-ad {self.version}")
-        jobs, _ = plan_jobs(Reference("", (schema,)), cases, SETTINGS)
+        jobs, _ = plan_jobs(Reference("", (schema,)), cases, SETTINGS, finite_differences=False)
         answers: dict[ParameterRef, list[_Answer]] = {}
         chosen = [case for job in jobs for case in job.cases]
         with (
@@ -370,6 +387,10 @@ class OnnxAdSource:
     ) -> ParameterEvidence:
         if found:
             best = min(found, key=lambda a: _RANK[a.verdict])
+            failed = next((a for a in found if a.verdict is Verdict.UNAVAILABLE), None)
+            if best.verdict is Verdict.ZERO and failed is not None:
+                why = f"zero only on the paths that ran; {failed.detail}"
+                return ParameterEvidence(ref, Verdict.NOT_MEASURED, why)
             return ParameterEvidence(ref, best.verdict, best.detail, best.basis)
         types = allowed_types(schema, param)
         if types is not None and not holds_float(types):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gendoc.evidence.torch_ops import TORCH_OPS, Bools, Builder, Ints, Real, Several, Value
+from gendoc.evidence.torch_ops import Bools, Builder, Ints, Real, Several, Value, torch_op
 from gendoc.model.reference import Schema
 
 
@@ -32,7 +32,7 @@ def _literal(builder: Builder, rng: np.random.Generator, grad: bool) -> str:
 
 def differentiable_inputs(schema: Schema) -> list[str]:
     """The inputs a script can be written for: float tensors of the torch call."""
-    spec = TORCH_OPS.get(schema.name) if not schema.domain else None
+    spec = torch_op(schema)
     if spec is None:
         return []
     return [p.name for p in schema.inputs if isinstance(spec.inputs.get(p.name), Real | Several)]
@@ -42,7 +42,8 @@ def method1_script(schema: Schema, input_name: str, seed: int = 0) -> str:
     """The script showing the gradient of ``schema``'s output w.r.t. ``input_name``."""
     if input_name not in differentiable_inputs(schema):
         raise ValueError(f"no torch script for input {input_name!r} of {schema.name}")
-    spec = TORCH_OPS[schema.name]
+    spec = torch_op(schema)
+    assert spec is not None
     rng = np.random.default_rng(seed)
     lines = [
         f"# ONNX {schema.name}-{schema.since_version}: is input {input_name!r} differentiable?",

@@ -1,10 +1,12 @@
 """The evidence sources this installation can run, each degrading to ``UNAVAILABLE``.
 
-PyTorch's verdicts come from one function, :func:`torch_source`, for the
-site, ``gendoc audit --evidence`` and ``gendoc suggest`` alike: the record
-shipped with gendoc (:mod:`gendoc.evidence.torch_record`) where it holds the
-operator version's interface, the installed torch otherwise. onnx-ad's come
-from :func:`onnx_ad_source` the same way (:mod:`gendoc.evidence.onnx_ad_record`).
+Every source is made from its line in :mod:`gendoc.evidence.source_registry`
+(:func:`source`, :func:`default_sources`), for the site, ``gendoc audit
+--evidence`` and ``gendoc suggest`` alike. PyTorch's verdicts come from the
+record shipped with gendoc (:mod:`gendoc.evidence.torch_record`) where it
+holds the operator version's interface, the installed torch otherwise
+(:func:`live_torch_source`); onnx-ad's the same way
+(:mod:`gendoc.evidence.onnx_ad_record`, :func:`live_onnx_ad_source`).
 So the verdicts do not depend on whether torch (``pip install gendoc[torch]``) or
 onnx-ad (``gendoc[evidence]``) is installed; without them a version a record
 lacks is answered ``UNAVAILABLE`` with the reason, so a report says what was not
@@ -17,8 +19,7 @@ import importlib.util
 
 from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence, unavailable
-from gendoc.evidence.ort_registry import OrtRegistrySource
-from gendoc.evidence.torch_record import RecordedTorchSource
+from gendoc.evidence.source_registry import SOURCES
 from gendoc.model.reference import Schema
 
 TORCH_MISSING = say(N_("torch is not installed"))
@@ -51,11 +52,6 @@ def live_torch_source() -> EvidenceSource:
     return TorchSource()
 
 
-def torch_source() -> EvidenceSource:
-    """PyTorch's verdicts: recorded where the record holds the interface, asked live otherwise."""
-    return RecordedTorchSource()
-
-
 ONNX_AD_MISSING = say(N_("onnx-ad is not installed (pip install 'gendoc[evidence]')"))
 
 
@@ -72,14 +68,14 @@ def live_onnx_ad_source() -> EvidenceSource:
     return OnnxAdSource()
 
 
-def onnx_ad_source() -> EvidenceSource:
-    """onnx-ad's verdicts: recorded where the record holds the interface, run live otherwise."""
-    from gendoc.evidence.onnx_ad_record import RecordedOnnxAdSource
-
-    return RecordedOnnxAdSource()
+def source(name: str) -> EvidenceSource:
+    """The registered source ``name`` (:mod:`gendoc.evidence.source_registry`), made as the
+    site, the audit and ``gendoc suggest`` all make it."""
+    return SOURCES[name].build()
 
 
 def default_sources() -> list[EvidenceSource]:
-    """Every independent source, frameworks first: PyTorch, onnxruntime's registry, then
-    onnx-ad (each from its record where it holds the interface)."""
-    return [torch_source(), OrtRegistrySource(), onnx_ad_source()]
+    """Every source of the registry (:mod:`gendoc.evidence.source_registry`) that is made rather
+    than passed in, in its order: PyTorch, onnxruntime's registry, then onnx-ad (each from
+    its record where it holds the interface)."""
+    return [info.build() for info in SOURCES.values() if info.make]

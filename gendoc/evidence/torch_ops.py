@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from gendoc.catalogs.i18n import N_, say
+from gendoc.model.reference import Schema
 
 
 @dataclass(frozen=True)
@@ -444,3 +445,70 @@ TORCH_OPS: dict[str, TorchOp] = {
         x_zero_point=Ints(1),
     ),
 }
+
+
+RENAMED: dict[str, dict[str, str]] = {
+    "BatchNormalization": {"input_mean": "mean", "input_var": "var"},
+}
+"""Inputs an operator's older versions name otherwise (BatchNormalization-1 to -9 call the
+running statistics ``mean`` and ``var``): the call's name, then the older one."""
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        return ast.copy_location(ast.Name(self.names.get(node.id, node.id), node.ctx), node)
+
+
+FLOAT_INPUTS: dict[str, tuple[str, str, TorchOp]] = {
+    "DequantizeLinear": (
+        "x",
+        "float8e4m3fn",
+        op(
+            "(x.to(torch.float8_e4m3fn).double() - x_zero_point) * x_scale",
+            x=Real(3),
+            x_scale=Real(low=0.5),
+            x_zero_point=Value(0.0),
+        ),
+    ),
+}
+"""Versions whose input may hold a floating-point type torch has (DequantizeLinear-19's
+``x`` may be float8): (input, element type, the call that feeds it so). The input is a
+float64 tensor cast to that type, so autograd sees it; a float8 zero point is 0 by onnx's
+definition."""
+
+
+def _holds(schema: Schema, name: str, element: str) -> bool:
+    param = next((p for p in schema.inputs if p.name == name), None)
+    if param is None:
+        return False
+    types = next(
+        (c.allowed_types for c in schema.type_constraints if c.name == param.type_str),
+        (param.type_str,),
+    )
+    return any(f"({element})" in t for t in types)
+
+
+def torch_op(schema: Schema, ops: dict[str, TorchOp] | None = None) -> TorchOp | None:
+    """The torch call of ``schema``'s operator (from ``ops``, by default :data:`TORCH_OPS`),
+    in the names of this version's inputs, fed a floating-point input where the version
+    allows one (:data:`FLOAT_INPUTS`); ``None`` without a mapping."""
+    spec = (TORCH_OPS if ops is None else ops).get(schema.name) if not schema.domain else None
+    if spec is None:
+        return None
+    variant = FLOAT_INPUTS.get(schema.name) if spec is TORCH_OPS.get(schema.name) else None
+    if variant is not None and _holds(schema, variant[0], variant[1]):
+        spec = variant[2]
+    own = {p.name for p in schema.inputs}
+    names = {
+        new: old
+        for new, old in RENAMED.get(schema.name, {}).items()
+        if new not in own and old in own
+    }
+    if not names:
+        return spec
+    tree = _Rename(names).visit(ast.parse(spec.call, mode="eval"))
+    inputs = {names.get(k, k): v for k, v in spec.inputs.items()}
+    return TorchOp(ast.unparse(tree), inputs)

@@ -1,6 +1,6 @@
 """Evidence from PyTorch's autograd: the guide's Method 1, run for every mapped operator.
 
-Imported only when torch is installed (see :func:`gendoc.evidence.sources.torch_source`).
+Imported only when torch is installed (see :func:`gendoc.evidence.sources.live_torch_source`).
 Each operator of :data:`gendoc.evidence.torch_ops.TORCH_OPS` is called on
 small seeded float64 inputs, twice (two seeds), and asked for gradients:
 
@@ -53,6 +53,7 @@ from gendoc.evidence.torch_ops import (
     Several,
     TorchOp,
     Value,
+    torch_op,
 )
 from gendoc.model.reference import Option, ParameterRef, Part, Schema, labelled
 
@@ -161,7 +162,7 @@ class TorchSource:
         )
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
-        spec = self.ops.get(schema.name) if not schema.domain else None
+        spec = torch_op(schema, self.ops)
         if spec is None:
             return unavailable(NAME, schema, NO_MAPPING)
         detail = f"{spec.call} (torch {torch.__version__})"

@@ -21,8 +21,10 @@ basis          weight  why
 ``builder``    1       a hand-written gradient builder
 ``slope``      1       finite differences measured it
 ``composite``  1/2     autograd through an expression we wrote
-``policy``     1/2     a training shortcut (stop-gradient table) or a
-                       framework's declared refusal
+``policy``     1/2     a training shortcut (stop-gradient table), a
+                       framework's declared refusal or a table of declared
+                       zero derivatives (onnx-ad's)
+``schema``     2       the schema decides (:mod:`gendoc.evidence.history`)
 =============  ======  ==================================================
 
 First the *outranking*: a gradient a framework computes (autograd through a
@@ -44,13 +46,19 @@ side is *strong* at a weight of 2 or more (two independent full-weight
 sources); when the votes on an undefined tag disagree, a side that outweighs
 the other by a full source or more wins, weakly (two frameworks that do not
 differentiate an output against one slope), and a closer call is a
-conflict. The evidence never proposes to change a tag onnx already set:
-where it contradicts one, the verdict is ``disputed`` with both sides, for a
-reviewer, and the rule says how firmly (``GD201``: strong and nothing of
-full weight backs the tag; ``GD206``: something backs it, and the evidence
-names no tag; ``GD202``: weak). Each rule names the audit finding it raises
-(``finding``, empty for none) and the finding's message template;
-:mod:`gendoc.audit.weigh` only formats it.
+conflict. Policy alone (training shortcuts, declared zero derivatives)
+never suggests a tag. The evidence never proposes to change a tag onnx
+already set: where the votes against it *outweigh* every vote backing it
+(counted or set aside), the verdict is ``disputed``, with both sides and a
+:class:`DisputeKind`. A *convention* (the mathematics finds a slope, the
+frameworks keep the value constant: loss weights, running statistics) is
+``GD207``, information only; where the mathematics contradicts the tag the
+rule says how firmly (``GD201``: strong and nothing of full weight backs the
+tag; ``GD206``: something backs it, outweighed; ``GD202``: weak). Votes
+against a tag that do not outweigh its backing are kept as a note
+(:attr:`Suggestion.noted`), never a dispute. Each rule names the audit
+finding it raises (``finding``, empty for none) and the finding's message
+template; :mod:`gendoc.audit.weigh` only formats it.
 """
 
 from __future__ import annotations
@@ -61,10 +69,8 @@ from dataclasses import dataclass
 
 from gendoc.catalogs.i18n import N_, Term
 from gendoc.evidence.interface import Basis, SourceEvidence, Verdict
+from gendoc.evidence.source_registry import Role, info
 from gendoc.model.reference import Differentiability, ParameterRef, Schema, labelled
-
-NUMERIC = "finite-differences"
-"""The source name the numeric (finite-difference) evidence is given under."""
 
 DIFF = Differentiability.DIFFERENTIABLE
 NON_DIFF = Differentiability.NON_DIFFERENTIABLE
@@ -73,12 +79,16 @@ UNDEFINED = Differentiability.UNDEFINED
 TAG_OF = {Verdict.GRADIENT: DIFF, Verdict.ZERO: NON_DIFF, Verdict.REFUSED: NON_DIFF}
 """The tag each voting verdict speaks for; the other verdicts do not vote."""
 
+STRONG_WEIGHT_OF_SCHEMA = 2.0
+"""A decision of the schema (:mod:`gendoc.evidence.history`) is strong on its own."""
+
 WEIGHT = {
     Basis.AUTOGRAD: 1.0,
     Basis.BUILDER: 1.0,
     Basis.SLOPE: 1.0,
     Basis.COMPOSITE: 0.5,
     Basis.POLICY: 0.5,
+    Basis.SCHEMA: STRONG_WEIGHT_OF_SCHEMA,
 }
 STRONG_WEIGHT = 2.0
 """The weight of a strong side: two independent full-weight sources."""
@@ -90,6 +100,18 @@ _SETS_ASIDE = {
 }
 """The bases of a gradient vote that set refusals aside, with the bases of the refusals
 each sets aside."""
+
+
+class DisputeKind(enum.StrEnum):
+    """What a dispute of a tag onnx set is about: the reviewer's first question."""
+
+    MATH = "math"
+    """The mathematics contradicts the tag: a gradient a framework computes, or a stable
+    slope no framework's refusal backs, against non-differentiable; a measured zero against
+    differentiable. A tag error, reported as a warning or an error."""
+    CONVENTION = "convention"
+    """Differentiable by the mathematics (a slope), treated as a constant by the frameworks
+    (their refusals, no measured zero): a convention, never an error or a warning."""
 
 
 class Strength(enum.StrEnum):
@@ -116,7 +138,15 @@ class Vote:
 
     @property
     def weight(self) -> float:
-        return WEIGHT[self.basis]
+        """The basis's weight times the source's (:mod:`gendoc.evidence.source_registry`)."""
+        return WEIGHT[self.basis] * info(self.source).weight
+
+    @property
+    def by_framework(self) -> bool:
+        """A framework computes this itself: autograd through its own operator, or a
+        gradient builder (not our composite expression, not a policy)."""
+        framework = info(self.source).role is Role.FRAMEWORK
+        return framework and self.basis in (Basis.AUTOGRAD, Basis.BUILDER)
 
     def __str__(self) -> str:
         shown = f"{self.source}: {self.verdict.value} ({self.detail})"
@@ -179,6 +209,31 @@ class Ballot:
         return abs(weight_of(self.side(DIFF)) - weight_of(self.side(NON_DIFF)))
 
     @property
+    def outweighs(self) -> bool:
+        """The counted votes against the tag weigh more than every vote backing it."""
+        return bool(self.against) and weight_of(self.against) > weight_of(self.backing)
+
+    @property
+    def kind(self) -> DisputeKind:
+        """A convention when no framework computes the gradient itself (the mathematics
+        sources, or our composite expression, find it) and the other side holds refusals and
+        declarations only (nothing measured a zero); otherwise the mathematics contradicts
+        the tag."""
+        votes = (*self.counted, *self.set_aside)
+        diff = [v for v in votes if v.tag is DIFF]
+        non = [v for v in votes if v.tag is NON_DIFF]
+        by_math = bool(diff) and not any(v.by_framework for v in diff)
+        declared = bool(non) and all(
+            v.verdict is Verdict.REFUSED or v.basis is Basis.POLICY for v in non
+        )
+        return DisputeKind.CONVENTION if by_math and declared else DisputeKind.MATH
+
+    @property
+    def policy_only(self) -> bool:
+        """Every counted vote is a policy: a training shortcut or a declaration."""
+        return bool(self.counted) and all(v.basis is Basis.POLICY for v in self.counted)
+
+    @property
     def strong(self) -> bool:
         """One side only, and it weighs as much as two independent full-weight sources."""
         return len(self.tags) == 1 and weight_of(self.counted) >= STRONG_WEIGHT
@@ -224,23 +279,42 @@ class Suggestion:
     against: tuple[Vote, ...] = ()
     outranked: tuple[Vote, ...] = ()
     rule: str = ""
+    kind: DisputeKind | None = None
+    """For a dispute, what it is about (:class:`DisputeKind`); ``None`` otherwise."""
+    noted: tuple[Vote, ...] = ()
+    """Votes against a tag onnx set that the votes backing it outweigh: a note on the
+    evidence page, not a dispute."""
+    shared: str = ""
+    """The operator version that decided the verdict when it is not this one's own
+    (``"GRU-22"``, shown as "as GRU-22"; :mod:`gendoc.evidence.history`)."""
 
     @property
     def is_problem(self) -> bool:
         """A tag onnx set that the evidence disputes."""
         return self.strength is Strength.DISPUTED
 
+    @property
+    def is_math_dispute(self) -> bool:
+        """A dispute where the mathematics contradicts onnx's tag (not a convention)."""
+        return self.is_problem and self.kind is DisputeKind.MATH
+
     def describe(self) -> str:
+        shared = ""
+        if self.shared:
+            shared = f" [as {self.shared}]"
+            if "shared" not in self.rule:
+                shared = f" [onnx's tag in {self.shared}]"
         if self.strength is Strength.DISPUTED:
             backing = "; ".join(map(str, self.against)) or "nothing of full weight"
+            kind = self.kind.value if self.kind else ""
             return (
-                f"disputed: onnx tags it {self.current.value}; against the tag: "
-                f"{'; '.join(map(str, self.support))}; for the tag: {backing}"
+                f"disputed ({kind}): onnx tags it {self.current.value}; against the tag: "
+                f"{'; '.join(map(str, self.support))}; for the tag: {backing}{shared}"
             )
         if self.suggested is None:
             return "no evidence" if self.strength is Strength.NONE else "conflicting evidence"
         support = "; ".join(map(str, self.support))
-        return f"{self.suggested.value} ({self.strength.value}: {support})"
+        return f"{self.suggested.value} ({self.strength.value}: {support}){shared}"
 
 
 Args = dict[str, str | int | float]
@@ -261,8 +335,6 @@ class Rule:
     finding: str = ""
     message: str = ""
     args: Callable[[Suggestion], Args] = lambda s: {}
-    names_tag: bool = True
-    """Whether the verdict names a tag; not when both sides have a say (a reviewer's call)."""
 
 
 def _agreed(b: Ballot) -> Strength:
@@ -304,6 +376,17 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("no-evidence", lambda b: not b.counted, _fixed(Strength.NONE)),
     Rule(
+        "policy-alone",
+        lambda b: not b.defined and b.policy_only,
+        _fixed(Strength.NONE),
+        "GD205",
+        N_(
+            "undefined; only policy ({sources}): a training shortcut or a declaration measures "
+            "nothing, so no tag is suggested"
+        ),
+        lambda s: {"sources": names((*s.support, *s.against))},
+    ),
+    Rule(
         "outweighed",
         lambda b: not b.defined and len(b.tags) > 1 and b.margin >= 1.0,
         _fixed(Strength.WEAK),
@@ -339,10 +422,21 @@ RULES: tuple[Rule, ...] = (
         _for,
     ),
     Rule(
+        "convention",
+        lambda b: b.outweighs and b.kind is DisputeKind.CONVENTION,
+        _fixed(Strength.DISPUTED),
+        "GD207",
+        N_(
+            "a convention: tagged {current}; {sources} find {suggested} by the mathematics, "
+            "{backing} treat it as a constant"
+        ),
+        lambda s: {**_disputed(s), "backing": names(s.against) or "-"},
+    ),
+    Rule(
         "contradicted",
         lambda b: (
-            len(b.tags) == 1
-            and bool(b.against)
+            b.outweighs
+            and len(b.tags) == 1
             and weight_of(b.against) >= STRONG_WEIGHT
             and weight_of(b.backing) < 1.0
         ),
@@ -356,21 +450,24 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "disputed",
-        lambda b: bool(b.against) and bool(b.backing),
+        lambda b: b.outweighs and bool(b.backing),
         _fixed(Strength.DISPUTED),
         "GD206",
-        N_("disputed: tagged {current}; {sources} find {suggested}, {backing} back the tag"),
+        N_(
+            "disputed: tagged {current}; {sources} find {suggested}, which outweighs "
+            "{backing} backing the tag"
+        ),
         lambda s: {**_disputed(s), "backing": names(s.against)},
-        names_tag=False,
     ),
     Rule(
         "questioned",
-        lambda b: bool(b.against),
+        lambda b: b.outweighs,
         _fixed(Strength.DISPUTED),
         "GD202",
         N_("disputed: tagged {current}, but weak evidence finds {suggested}: {sources}"),
         _disputed,
     ),
+    Rule("noted", lambda b: bool(b.against), _agreed),
     Rule(
         "refusal-set-aside",
         lambda b: any(v.tag is not b.current for v in b.set_aside),
@@ -394,9 +491,14 @@ def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggesti
     strength = rule.strength(ballot)
     tags = ballot.tags
     suggested = next(iter(tags)) if len(tags) == 1 else None
+    kind, noted = None, ()
     if strength is Strength.DISPUTED:
         support, against = ballot.against, ballot.backing
-        suggested = support[0].tag if rule.names_tag else None
+        suggested = support[0].tag
+        kind = ballot.kind
+    elif ballot.defined and ballot.against:
+        suggested, noted = ballot.current, ballot.against
+        support, against = ballot.backing, ()
     elif len(tags) > 1 and strength is Strength.WEAK and ballot.heavier is not None:
         suggested = ballot.heavier
         support = ballot.side(suggested)
@@ -405,6 +507,8 @@ def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggesti
         support, against = ballot.side(DIFF), ballot.side(NON_DIFF)
     else:
         support, against = ballot.counted, ()
+    if rule.name == "policy-alone":
+        suggested = None
     return Suggestion(
         schema.domain,
         schema.name,
@@ -417,6 +521,8 @@ def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggesti
         against,
         ballot.set_aside,
         rule.name,
+        kind,
+        noted,
     )
 
 

@@ -58,10 +58,12 @@ def digest(*parts: str) -> str:
     return sha.hexdigest()[:40]
 
 
-def source_key() -> str:
-    """gendoc's own code: any edit to it may change what a page renders to."""
-    package = Path(gendoc.__file__).parent
-    return fingerprint(gendoc.__version__, package.glob("**/*.py"))
+def source_key(package: Path | None = None) -> str:
+    """gendoc's own code and the data it ships (the evidence records, the onnxruntime
+    registry, the search dictionary): any edit to either may change what a page renders to.
+    ``package`` is gendoc's folder unless given."""
+    package = package or Path(gendoc.__file__).parent
+    return fingerprint(gendoc.__version__, [*package.glob("**/*.py"), *package.glob("**/data/*")])
 
 
 def content_key(content: SiteContent) -> str:

@@ -6,14 +6,16 @@ under ``evidence/``, plus an index linked from the audit page. The verdicts
 are those of ``gendoc audit --evidence`` without finite differences (too
 slow for a site build): the same sources, PyTorch's verdicts read from the
 record shipped with gendoc (:mod:`gendoc.evidence.torch_record`) through the
-same function (:func:`gendoc.evidence.sources.torch_source`), the same rule
+same registry (:mod:`gendoc.evidence.source_registry`), the same rule
 registry (:data:`gendoc.evidence.verdict.RULES`). Scripts are
 :func:`gendoc.evidence.scripts.method1_script` for the newest version, one
 per input that a script can be written for and that the combined verdict
 calls differentiable.
 
-Weighing runs once per operator version per process, shared by both
-languages.
+Weighing runs once per site build over every operator version (so that
+one history and one family share a verdict, as in the audit), shared by both
+languages. A dispute says its kind (the mathematics, or a convention); votes
+a tag outweighs are a note; a verdict another version decided says which.
 """
 
 from __future__ import annotations
@@ -22,20 +24,21 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
-from gendoc.audit.weigh import Weighed, weigh
+from gendoc.audit.weigh import Weighed, weigh_all
 from gendoc.catalogs.i18n import N_
 from gendoc.evidence.interface import EvidenceSource, Verdict
 from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
+from gendoc.evidence.source_registry import SOURCES, SourceInfo
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
+from gendoc.evidence.verdict import Suggestion, names
 from gendoc.model.reference import (
     Differentiability,
     Operator,
     ParameterRef,
     Part,
     Reference,
-    Schema,
 )
 
 EVIDENCE_INDEX = "evidence/index.md"
@@ -73,6 +76,16 @@ def has_evidence(op: Operator) -> bool:
     )
 
 
+def noted_sources(suggestion: Suggestion) -> str:
+    """The sources of the votes a tag outweighs, for the note under its verdict."""
+    return names(suggestion.noted)
+
+
+def registered() -> list[SourceInfo]:
+    """Every source of the registry, for the index's list of what each covers."""
+    return list(SOURCES.values())
+
+
 def evidence_page(operator_page: str) -> str:
     """``operators/ai.onnx/Relu.md`` -> ``evidence/ai.onnx/Relu.md``."""
     return "evidence/" + operator_page.split("/", 1)[1]
@@ -84,10 +97,17 @@ def _sources() -> tuple[EvidenceSource, ...]:
     return tuple(default_sources())
 
 
-@cache
-def weighed(schema: Schema) -> Weighed:
-    """Every framework source's verdict on ``schema``, combined; computed once per process."""
-    return weigh(schema, _sources())
+SchemaKey = tuple[str, str, int]
+
+
+def weighed_all(reference: Reference) -> dict[SchemaKey, Weighed]:
+    """Every source's verdict on every schema of ``reference``, combined and settled per
+    history and family (:func:`gendoc.audit.weigh.weigh_all`), as the audit gives them; the
+    site computes it once (:attr:`gendoc.site.pages.SiteContent.verdicts`)."""
+    return {
+        (w.schema.domain, w.schema.name, w.schema.since_version): w
+        for w in weigh_all(reference.schemas, _sources())
+    }
 
 
 @dataclass(frozen=True)
@@ -98,9 +118,9 @@ class Script:
     code: str
 
 
-def scripts(op: Operator) -> list[Script]:
-    """Scripts for the inputs of the newest version that the combined verdict finds
-    differentiable and torch's autograd differentiates.
+def scripts(op: Operator, found: Weighed) -> list[Script]:
+    """Scripts for the inputs of the newest version that the combined verdict (``found``,
+    the newest version's) finds differentiable and torch's autograd differentiates.
 
     Not those only tagged so: BatchNormalization's running mean is tagged
     differentiable, and its script would show torch refusing, not a gradient; nor
@@ -108,7 +128,6 @@ def scripts(op: Operator) -> list[Script]:
     NegativeLogLikelihoodLoss's weight, which torch refuses).
     """
     schema = op.latest
-    found = weighed(schema)
     combined = {s.parameter: s.suggested for s in found.suggestions}
     return [
         Script(name, method1_script(schema, name))

@@ -30,9 +30,11 @@ from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
 from gendoc.audit import RULES, Finding, audit_reference
+from gendoc.audit.weigh import Weighed
 from gendoc.catalogs import schema_text
 from gendoc.catalogs.i18n import translations
-from gendoc.model.reference import Operator, Reference, Schema
+from gendoc.evidence.verdict import Suggestion
+from gendoc.model.reference import Operator, ParameterRef, Reference, Schema
 from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
 from gendoc.present.render import template_errors
@@ -276,7 +278,17 @@ class SiteContent:
 
     parameter_ref = staticmethod(tags.parameter_ref)
     row_id = staticmethod(tags.row_id)
-    suggestion = staticmethod(tags.suggestion)
+
+    @cached_property
+    def verdicts(self) -> dict[tuple[str, str, int], Weighed]:
+        """The evidence's verdict on every operator version, settled over the whole model."""
+        return evidence_pages.weighed_all(self.reference)
+
+    def weighed(self, schema: Schema) -> Weighed:
+        return self.verdicts[(schema.domain, schema.name, schema.since_version)]
+
+    def suggestion(self, schema: Schema, parameter: ParameterRef) -> Suggestion | None:
+        return tags.suggestion(self.weighed(schema), parameter)
 
     def evidence_page_of(self, op: Operator) -> str | None:
         """The page of the evidence about ``op``'s tags, when a source knows the operator."""

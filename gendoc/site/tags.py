@@ -4,7 +4,7 @@ An operator page's tag badge links to the row of the operator's evidence page
 that weighs that parameter (each row has a stable id, :func:`row_id`); a
 parameter whose tag the evidence questions (undefined, or the other tag) shows
 the combined verdict's suggestion and its strength beside the badge, as text.
-The verdicts are :func:`gendoc.site.evidence_pages.weighed`'s, read as they are.
+The verdicts are :func:`gendoc.site.evidence_pages.weighed_all`'s, read as they are.
 
 The domain tables count the tags of each operator's newest version per part
 (:func:`tag_counts`), each count marked with its tag's class, which the tag
@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from gendoc.audit.weigh import Weighed
 from gendoc.catalogs.i18n import N_
 from gendoc.evidence.verdict import Strength, Suggestion
 from gendoc.model.reference import Differentiability, ParameterRef, Part, Schema
 from gendoc.model.stats import tally
 from gendoc.present.display import Display
 from gendoc.site.coverage import ORDER
-from gendoc.site.evidence_pages import STRENGTHS, weighed
+from gendoc.site.evidence_pages import STRENGTHS
 from gendoc.site.paths import hashed
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -42,10 +43,11 @@ def row_id(version: int, parameter: ParameterRef) -> str:
     return f"v{version}-{parameter.part.value}-{name}"
 
 
-def suggestion(schema: Schema, parameter: ParameterRef) -> Suggestion | None:
-    """The combined verdict on one parameter, when it questions the parameter's tag: a
-    suggestion for an undefined tag (or the conflict), or the other tag for a defined one."""
-    found = next((s for s in weighed(schema).suggestions if s.parameter == parameter), None)
+def suggestion(found: Weighed, parameter: ParameterRef) -> Suggestion | None:
+    """The combined verdict on one parameter of the version ``found`` weighs, when it
+    questions the parameter's tag: a suggestion for an undefined tag (or the conflict), or
+    the other tag for a defined one."""
+    found = next((s for s in found.suggestions if s.parameter == parameter), None)
     if found is None:
         return None
     if found.current is Differentiability.UNDEFINED:

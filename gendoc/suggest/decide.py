@@ -94,6 +94,9 @@ class Plan:
         }
 
 
+UNDEFINED = Differentiability.UNDEFINED
+
+
 def accepted(min_evidence: Strength) -> frozenset[Strength]:
     """The strengths that qualify at ``min_evidence`` (``strong`` or ``weak``)."""
     if min_evidence is Strength.STRONG:
@@ -128,8 +131,11 @@ class _Planner:
         self.tree = tree
         self.strengths = strengths
         self.by_schema: dict[SchemaKey, dict[ParameterRef, Suggestion]] = {}
+        self.versions: dict[tuple[str, str], list[int]] = {}
         for s in suggestions:
             self.by_schema.setdefault(_key(s), {})[s.parameter] = s
+        for domain, op, version in sorted(self.by_schema):
+            self.versions.setdefault((domain, op), []).append(version)
         self.blocks: dict[SchemaKey, Block] = {}
         for key, loc in locations.items():
             block = tree.find(*key, loc.path, loc.line)
@@ -202,8 +208,21 @@ class _Planner:
                 found.append(Partial(key, left))
         return found
 
+    def _against_history(self, s: Suggestion) -> str | None:
+        """Why ``s`` is a reviewer's call, not a fill-in: onnx tags the same parameter
+        otherwise in another version of the operator (a tag the evidence disputes, or the
+        verdict would not have suggested it: :mod:`gendoc.evidence.history`)."""
+        for version in self.versions[(s.domain, s.op)]:
+            other = self.by_schema[(s.domain, s.op, version)].get(s.parameter)
+            if other is not None and other.current not in (UNDEFINED, s.suggested):
+                return f"onnx tags it {other.current.value} in {s.op}-{version} (disputed)"
+        return None
+
     def _place(self, s: Suggestion, wanted: dict[Call, list[Suggestion]]) -> str | None:
         """Record the calls ``s`` asks to change; the reason when it cannot be carried."""
+        history = self._against_history(s)
+        if history:
+            return history
         block = self.blocks.get(_key(s))
         if block is None:
             return "definition not found in the checkout"

@@ -19,7 +19,7 @@ import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gendoc.evidence.verdict import Strength, Suggestion, Vote
+from gendoc.evidence.verdict import DisputeKind, Strength, Suggestion, Vote
 from gendoc.model.reference import ParameterRef, domain_label
 from gendoc.suggest.decide import Change, LeftOut, Partial, Plan, SchemaKey
 from gendoc.suggest.disputed import Dispute
@@ -123,6 +123,18 @@ def _dispute(d: Dispute, detail: bool) -> str:
     )
 
 
+def _disputes(plan: Plan, detail: bool, most: int | None) -> list[str]:
+    """The disputed tags, those the mathematics contradicts apart from the conventions
+    (differentiable by the mathematics, kept constant by the frameworks)."""
+    convention = [d for d in plan.disputed if d.suggestion.kind is DisputeKind.CONVENTION]
+    math = [d for d in plan.disputed if d.suggestion.kind is not DisputeKind.CONVENTION]
+    lines = [f"### The mathematics contradicts the tag ({len(math)})", ""]
+    lines += _bounded([_dispute(d, detail) for d in math], most)
+    lines += ["", f"### Conventions ({len(convention)})", ""]
+    lines += _bounded([_dispute(d, detail) for d in convention], most)
+    return lines
+
+
 def _short(text: str, width: int = 200) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -204,10 +216,11 @@ def _description(
         "",
         f"## Disputed ({len(plan.disputed)})",
         "",
-        "Categories onnx sets that some evidence disagrees with. Not changed: each is for a "
-        "reviewer to confirm or correct.",
+        "Categories onnx sets that the evidence against them outweighs. Not changed: each is "
+        "for a reviewer to confirm or correct. A convention is no error: the mathematics "
+        "finds a slope, the frameworks keep the value constant.",
         "",
-        *_bounded([_dispute(d, False) for d in plan.disputed], most),
+        *_disputes(plan, False, most),
     ]
     lines += ["", f"## Versions left partly tagged ({len(plan.partial)})", ""]
     lines += _bounded([_partial(p, False) for p in plan.partial], most)
@@ -260,7 +273,7 @@ def parameter_table(plan: Plan, provenance: Provenance) -> str:
     if not rows:
         lines += ["", "None."]
     lines += ["", f"## Disputed ({len(plan.disputed)})", ""]
-    lines += _bounded([_dispute(d, True) for d in plan.disputed], None)
+    lines += _disputes(plan, True, None)
     lines += ["", f"## Versions left partly tagged ({len(plan.partial)})", ""]
     lines += _bounded([_partial(p, True) for p in plan.partial], None)
     lines += ["", f"## Left out ({len(plan.left_out)})", ""]

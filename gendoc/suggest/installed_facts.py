@@ -11,25 +11,21 @@ import importlib.util
 from collections.abc import Sequence
 
 from gendoc.errors import UsageError
+from gendoc.evidence.history import settle
 from gendoc.evidence.interface import EvidenceSource
+from gendoc.evidence.source_registry import provenance_line
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import Suggestion, combine
 from gendoc.model.reference import Schema
-from gendoc.suggest.checkout import DEFS
 from gendoc.suggest.decide import Location, SchemaKey
 
 
 def installed_locations() -> dict[SchemaKey, Location]:
-    """(domain, name, since_version) -> where the installed onnx was built from."""
-    from onnx import defs
+    """(domain, name, since_version) -> where the installed onnx was built from (read by
+    :func:`gendoc.collect.schemas.schema_sources`, the onnx adapter)."""
+    from gendoc.collect.schemas import schema_sources
 
-    found = {}
-    for schema in defs.get_all_schemas_with_history():
-        at = schema.file.replace("\\", "/").rfind(f"{DEFS}/")
-        if at >= 0:
-            path = schema.file.replace("\\", "/")[at:]
-            found[(schema.domain, schema.name, schema.since_version)] = Location(path, schema.line)
-    return found
+    return {key: Location(path, line) for key, (path, line) in schema_sources().items()}
 
 
 def evidence_sources() -> list[EvidenceSource]:
@@ -39,24 +35,18 @@ def evidence_sources() -> list[EvidenceSource]:
 
 
 def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
-    """One line per source naming what it ran: the torch release (or the record's), the
-    onnxruntime release tag and commit its registry was read from, any other source's status."""
-    lines = []
-    for source in sources:
-        if source.name == "pytorch":
-            lines.append(f"PyTorch autograd: {source.status.text}")
-        elif source.name == "onnxruntime":
-            lines.append(f"onnxruntime gradient registry: {_onnxruntime()}")
-        else:
-            lines.append(f"{source.name}: {source.status.text}")
-    return lines
+    """One line per source naming what it ran (its registry label and status line: the torch
+    release or the record's, the onnxruntime release tag and commit its registry was read
+    from, ...)."""
+    return [provenance_line(source) for source in sources]
 
 
 def _check_record(schemas: Sequence[Schema]) -> None:
     """Without torch, stop when the record lacks a version torch would be asked about:
     the patch would silently be smaller than with torch installed."""
+    from gendoc.evidence.record import interface_key
     from gendoc.evidence.torch_ops import TORCH_OPS
-    from gendoc.evidence.torch_record import interface_key, load_record
+    from gendoc.evidence.torch_record import load_record
 
     if importlib.util.find_spec("torch") is not None:
         return  # the installed torch answers what the record lacks
@@ -75,22 +65,13 @@ def _check_record(schemas: Sequence[Schema]) -> None:
         )
 
 
-def _onnxruntime() -> str:
-    from gendoc.evidence.ort_registry import load_registry
-
-    release = load_registry().get("onnxruntime", {})
-    tag = release.get("tag") or (f"v{release['version']}" if release.get("version") else None)
-    return f"onnxruntime {tag or 'of unknown release'}, commit {release.get('commit', 'unknown')}"
-
-
 def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[Suggestion]:
-    """Every source's evidence for every installed schema, combined by the rule table."""
+    """Every source's evidence for every installed schema, combined by the rule table and
+    settled per history and family (:func:`gendoc.evidence.history.settle`)."""
     from gendoc.collect import installed
 
     sources = evidence_sources() if sources is None else sources
     schemas = installed.reference(with_examples=False).schemas
     _check_record(schemas)
-    found = []
-    for schema in schemas:
-        found += combine(schema, [source.evaluate(schema) for source in sources])
-    return found
+    weighed = [(s, combine(s, [source.evaluate(s) for source in sources])) for s in schemas]
+    return [s for found in settle(weighed) for s in found]

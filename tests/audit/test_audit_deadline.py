@@ -11,7 +11,7 @@ import time
 
 from gendoc.audit import AuditOptions, AuditReport, Reason, audit_reference
 from gendoc.audit.report import format_text
-from gendoc.audit.workers import GRACE
+from gendoc.evidence.workers import GRACE
 from tests.custom_schemas import audit_stall
 
 

@@ -16,6 +16,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import replace
 
 import pytest
 
@@ -25,8 +26,10 @@ from gendoc.catalogs.i18n import translations
 from gendoc.commands.audit import ReportFormat, run
 from gendoc.evidence import sources
 from gendoc.evidence.ort_registry import load_registry
+from gendoc.evidence.record import interface_key
+from gendoc.evidence.source_registry import SOURCES
 from gendoc.evidence.sources import TORCH_MISSING, MissingSource
-from gendoc.evidence.torch_record import RecordedTorchSource, interface_key, load_record
+from gendoc.evidence.torch_record import RecordedTorchSource, load_record
 from gendoc.model.reference import Reference
 
 
@@ -93,20 +96,23 @@ def test_a_slope_outranks_framework_policy_on_a_reviewed_tag(reference: Referenc
     assert not [f for f in report.findings if f.rule == "GD201"]
 
 
-def test_a_measured_gradient_outranks_a_frameworks_declared_refusal(reference: Reference) -> None:
+def test_a_measured_gradient_against_a_frameworks_declared_refusal_is_a_convention(
+    reference: Reference,
+) -> None:
     """nll_loss declares its weight not differentiable (policy); onnx-ad's reverse mode and
-    the finite differences both find the weighted mean's dependence on it."""
+    the finite differences both find the weighted mean's dependence on it. No framework
+    computes that gradient: a convention, information only, never an error."""
     loss = "NegativeLogLikelihoodLoss"
     report = _numeric_evidence(reference, [loss])
     newest = reference.operator("", loss).latest.since_version
     found = _finding(report, loss, newest, "input weight")
-    assert (found.rule, found.severity) == ("GD201", Severity.ERROR)
+    assert (found.rule, found.severity) == ("GD207", Severity.INFO)
     votes = _votes(found)
     assert votes["pytorch"][0] == "refused"
     assert votes["onnx-ad"][0] == votes["finite-differences"][0] == "gradient"
     assert found.message == (
-        "disputed: tagged non-differentiable, but 2 independent sources find differentiable: "
-        "onnx-ad, finite-differences; nothing of full weight backs the tag"
+        "a convention: tagged non-differentiable; onnx-ad, finite-differences find "
+        "differentiable by the mathematics, pytorch treat it as a constant"
     )
 
 
@@ -216,9 +222,8 @@ def test_a_chinese_report_says_every_source_line_in_chinese(
     every status line and reason of the Chinese text and Markdown is Chinese around the names,
     versions and operator names, while the English lines and the JSON stay as they were."""
     made_with = "torch 2.13.0+cpu (onnx 1.23.2)"
-    monkeypatch.setattr(
-        sources, "torch_source", lambda: RecordedTorchSource({}, made_with=made_with)
-    )
+    torch = replace(SOURCES["pytorch"], make=lambda: RecordedTorchSource({}, made_with=made_with))
+    monkeypatch.setitem(SOURCES, "pytorch", torch)
     # onnx-ad's recorded reasons quote the library's own (English) errors: left out here
     monkeypatch.setattr(weigh, "default_sources", lambda: sources.default_sources()[:2])
     report = audit(reference, AuditOptions(ops=["Abs", "Loop", "LabelEncoder"], evidence=True))
@@ -317,7 +322,14 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
     abs_x = _finding(report, "Abs", 6, "input X")
     # torch (recorded) and onnxruntime's builder agree: two full-weight sources.
     assert (abs_x.rule, abs_x.suggested.value) == ("GD204", "differentiable")
-    loop = _finding(report, "Loop", 1, "input M")
+    count = _finding(report, "Loop", 1, "input M")
+    # M is an int64 trip count: the schema itself decides, and says why.
+    assert (count.rule, count.suggested.value, count.message) == (
+        "GD208",
+        "non-differentiable",
+        "undefined; the schema decides non-differentiable: its types hold no floating-point value",
+    )
+    loop = _finding(report, "Loop", 1, "input v_initial")
     assert (loop.rule, loop.suggested, loop.message) == ("GD205", None, "undefined; no evidence")
     reasons = {v.source: v.detail for v in loop.evidence}
     assert reasons == {
@@ -377,4 +389,4 @@ def test_text_and_markdown_show_the_verdict_in_both_languages(
 def test_the_site_and_the_audit_take_pytorch_from_one_function() -> None:
     from gendoc.site import evidence_pages
 
-    assert type(evidence_pages._sources()[0]) is type(sources.torch_source())
+    assert type(evidence_pages._sources()[0]) is type(sources.source("pytorch"))

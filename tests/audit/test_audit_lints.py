@@ -16,10 +16,11 @@ from gendoc.audit import (
     Severity,
     audit_reference,
 )
-from gendoc.audit.lints import CHECKS, REFERENCE_CHECKS, holds_float, lint_reference
+from gendoc.audit.lints import CHECKS, REFERENCE_CHECKS, lint_reference
 from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.catalogs.i18n import translations
 from gendoc.errors import UsageError
+from gendoc.model.element_types import holds_float
 from gendoc.model.reference import (
     Differentiability,
     Option,

@@ -42,18 +42,22 @@ from tests.custom_schemas import audit_impl
 from tests.custom_schemas.audit_impl import audit_cases
 
 AUDIT = Path(gendoc.audit.__file__).parent
+FOLDERS = (AUDIT, AUDIT.parent / "evidence")
+"""The audit and the evidence stage, whose numeric probe reports through the audit."""
 # The functions that make a message from a template and keyword arguments, and the
 # position of the template among their arguments.
 BUILDERS = {"say": 0, "cause": 0, "_finding": 3}
 
 
 def extracted() -> dict[str, set[str]]:
-    """Every ``N_`` template under gendoc/audit, by file name, as ``pybabel extract -k N_``."""
+    """Every ``N_`` template under gendoc/audit and gendoc/evidence, by file name, as
+    ``pybabel extract -k N_``."""
     found: dict[str, set[str]] = {}
-    for filename, _, template, _, _ in extract_from_dir(
-        str(AUDIT), method_map=[("**.py", "python")], keywords={"N_": None}
-    ):
-        found.setdefault(Path(filename).name, set()).add(template)
+    for folder in FOLDERS:
+        for filename, _, template, _, _ in extract_from_dir(
+            str(folder), method_map=[("*.py", "python")], keywords={"N_": None}
+        ):
+            found.setdefault(Path(filename).name, set()).add(template)
     return found
 
 
@@ -72,7 +76,7 @@ def _templates(node: ast.expr) -> set[str] | None:
 def call_sites() -> list[tuple[str, int, str, frozenset[str]]]:
     """(file, line, template, keyword names) of every builder call with a literal template."""
     sites = []
-    for path in sorted(AUDIT.glob("*.py")):
+    for path in sorted(p for folder in FOLDERS for p in folder.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue

@@ -21,11 +21,11 @@ from gendoc.audit import (
     Reason,
     audit_reference,
 )
-from gendoc.audit.cases import NumericCase
-from gendoc.audit.numeric import PairClass, PairEvidence, cause
-from gendoc.audit.probe import probe_model
-from gendoc.audit.probe_plan import plan_jobs
 from gendoc.audit.report import format_text
+from gendoc.evidence.cases import NumericCase
+from gendoc.evidence.numeric import PairClass, PairEvidence, cause
+from gendoc.evidence.probe import probe_model
+from gendoc.evidence.probe_plan import plan_jobs
 from tests.custom_schemas import audit_impl
 from tests.custom_schemas.audit_impl import I64, IMPLEMENTATIONS, F, audit_cases, model
 
@@ -237,13 +237,13 @@ def test_numeric_findings_and_the_evidence_verdict_read_a_result_alike(reference
     """A zero slope next to an integer output's pair: ``audit --numeric`` and ``audit
     --evidence`` both read a zero (one reading, ``gendoc.evidence.numeric_source.read_slopes``)."""
     from gendoc.audit.judge import numeric_findings
-    from gendoc.audit.numeric import (
+    from gendoc.evidence.interface import Verdict
+    from gendoc.evidence.numeric import (
         DEFAULT_SETTINGS,
         NumericResult,
         OperatorEvidence,
         Reason,
     )
-    from gendoc.evidence.interface import Verdict
     from gendoc.evidence.numeric_source import NumericEvidence
 
     topk = reference.operator("", "TopK").latest
@@ -258,11 +258,11 @@ def test_numeric_findings_and_the_evidence_verdict_read_a_result_alike(reference
     scope = reference.scope((), ["TopK"])
     (finding,) = [f for f in numeric_findings(scope, result) if str(f.parameter) == "input X"]
     assert finding.rule == "GD102"  # tagged differentiable, zero where measured
-    answer = NumericEvidence(result.to_dict()["operators"]).evaluate(topk)
+    answer = NumericEvidence(result.operators).evaluate(topk)
     assert answer.verdict_of(ParameterRef(Part.INPUT, "X")).verdict is Verdict.ZERO
     unstable = (PairEvidence("X", "Values", PairClass.UNSTABLE, probes=4, unstable=1), pairs[1])
     evidence = OperatorEvidence("", "TopK", topk.since_version, ("case",), unstable, ())
     result = NumericResult(DEFAULT_SETTINGS, 1, (evidence,), (), False)
     assert not [f for f in numeric_findings(scope, result) if str(f.parameter) == "input X"]
-    answer = NumericEvidence(result.to_dict()["operators"]).evaluate(topk)
+    answer = NumericEvidence(result.operators).evaluate(topk)
     assert answer.verdict_of(ParameterRef(Part.INPUT, "X")).verdict is Verdict.NOT_APPLICABLE

@@ -18,16 +18,16 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
-from gendoc.audit.cases import NumericCase
 from gendoc.evidence import sources
-from gendoc.evidence.interface import Verdict
+from gendoc.evidence.cases import NumericCase
+from gendoc.evidence.interface import Basis, Verdict
 from gendoc.evidence.onnx_ad_record import (
     RecordedOnnxAdSource,
-    interface_key,
     load_record,
     status_line,
     unanswered,
 )
+from gendoc.evidence.record import interface_key
 from gendoc.model.reference import Differentiability, Option, Parameter, Reference, Schema
 
 FLOAT, INT64 = TensorProto.DOUBLE, TensorProto.INT64
@@ -109,9 +109,11 @@ def test_verdicts_follow_the_math(reference: Reference, hand_made: list[NumericC
     # d(AB)/dA = B and d(AB)/dB = A, nonzero at these values
     assert {v for v, _ in mul.values()} == {Verdict.GRADIENT}
     assert mul["input A"][1] == "nonzero adjoint (test_mul)"
-    floor = _verdicts(source, _version(reference, "Floor", 13))
-    # Floor is piecewise constant: onnx-ad's rule emits no adjoint at all
-    assert floor["input X"] == (Verdict.ZERO, "no adjoint reaches it (test_floor)")
+    floor = source.evaluate(_version(reference, "Floor", 13)).parameters[0]
+    # Floor is piecewise constant: onnx-ad's table declares a zero derivative, so its rule
+    # emits no adjoint at all; a declaration weighs as policy, not as a measurement
+    assert (floor.verdict, floor.basis) == (Verdict.ZERO, Basis.POLICY)
+    assert floor.detail == "declared zero derivative (onnx-ad's ZERO_DERIVATIVE table; test_floor)"
     gather = _verdicts(source, _version(reference, "Gather", 13))
     assert gather["input data"][0] is Verdict.GRADIENT
     # indices are int32/int64 by the schema: there is nothing to differentiate
@@ -163,7 +165,10 @@ def test_an_older_version_takes_a_case_at_its_own_opset(
     assert stamped is not None and stamped.name == "test_floor at opset 6"
     assert onnx.ModelProto.FromString(stamped.model).opset_import[0].version == 6
     floor6 = _verdicts(source, _version(reference, "Floor", 6))
-    assert floor6["input X"] == (Verdict.ZERO, "no adjoint reaches it (test_floor at opset 6)")
+    assert floor6["input X"] == (
+        Verdict.ZERO,
+        "declared zero derivative (onnx-ad's ZERO_DERIVATIVE table; test_floor at opset 6)",
+    )
     # Clip-6 has min and max as attributes: a model with three inputs is not Clip-6
     clip = _case(
         "Clip",

@@ -9,7 +9,15 @@ only ever disputed.
 from __future__ import annotations
 
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
-from gendoc.evidence.verdict import NUMERIC, RULES, Strength, Suggestion, Vote, combine
+from gendoc.evidence.source_registry import NUMERIC
+from gendoc.evidence.verdict import (
+    RULES,
+    DisputeKind,
+    Strength,
+    Suggestion,
+    Vote,
+    combine,
+)
 from gendoc.model.reference import Differentiability, Option, Parameter, ParameterRef, Part, Schema
 
 D = Differentiability.DIFFERENTIABLE
@@ -78,36 +86,59 @@ def test_a_defined_tag_is_disputed_never_suggested_for_change() -> None:
     assert s.is_problem
     assert [v.source for v in s.support] == ["pytorch", NUMERIC]
     assert [v.source for v in s.against] == ["onnxruntime"]  # the side backing the tag
-    assert s.describe().startswith("disputed: onnx tags it non-differentiable; against the tag")
+    assert s.kind is DisputeKind.MATH  # torch's autograd computes the gradient
+    assert s.describe().startswith(
+        "disputed (math): onnx tags it non-differentiable; against the tag"
+    )
 
 
-def test_a_slope_against_a_frameworks_refusal_is_disputed_with_both_sides() -> None:
+def test_a_slope_against_a_frameworks_refusal_is_a_convention() -> None:
     """NegativeLogLikelihoodLoss's weight: torch declares it has no derivative, the loss has
-    a slope in it. Both sides have a say: the verdict names no tag."""
+    a slope in it. The slope outweighs the declaration: a dispute, of the convention kind."""
     s = _one(N, pytorch=(R, POLICY), **{NUMERIC: (G, SLOPE)})
-    assert (s.suggested, s.strength, s.rule) == (None, Strength.DISPUTED, "disputed")
+    assert (s.suggested, s.strength, s.rule) == (D, Strength.DISPUTED, "convention")
+    assert s.kind is DisputeKind.CONVENTION and not s.is_math_dispute
     assert [v.source for v in s.support] == [NUMERIC]
     assert [v.source for v in s.against] == ["pytorch"]
     assert s.describe() == (
-        "disputed: onnx tags it non-differentiable; against the tag: "
+        "disputed (convention): onnx tags it non-differentiable; against the tag: "
         f"{NUMERIC}: gradient (why); for the tag: pytorch: refused (why) [policy]"
     )
 
 
+def test_a_lone_outweighed_vote_is_a_note_not_a_dispute() -> None:
+    """Det: torch and the slope find a gradient; a single zero against them is a note."""
+    s = _one(D, pytorch=G, onnx_ad=Z, **{NUMERIC: (G, SLOPE)})
+    assert (s.suggested, s.strength, s.rule) == (D, Strength.WEAK, "noted")
+    assert not s.is_problem and s.kind is None
+    assert [v.source for v in s.noted] == ["onnx_ad"]
+    # Against a tag backed by one full-weight source, two agreeing ones outweigh it.
+    outweighed = _one(N, pytorch=G, onnxruntime=(R, Basis.BUILDER), **{NUMERIC: (G, SLOPE)})
+    assert (outweighed.rule, outweighed.kind) == ("disputed", DisputeKind.MATH)
+    # A tie is not a dispute.
+    assert _one(N, pytorch=G, onnxruntime=(R, Basis.BUILDER)).rule == "noted"
+
+
+def test_a_declared_zero_weighs_as_policy() -> None:
+    """onnx-ad's table of zero derivatives against a tag: set aside, as a training shortcut."""
+    s = _one(D, onnx_ad=(Z, POLICY))
+    assert (s.strength, s.rule, s.is_problem) == (Strength.NONE, "policy-only", False)
+
+
 def test_policy_alone_never_disputes_a_tag_onnx_set() -> None:
     """BatchNormalization-14's running mean: torch and onnxruntime keep it out of training,
-    nothing is measured; the tag stands, with a note. For an undefined tag it still votes."""
+    nothing is measured; the tag stands, with a note. Nor does it suggest an undefined tag."""
     s = _one(D, pytorch=(R, POLICY), onnxruntime=(R, POLICY))
     assert (s.suggested, s.strength, s.rule) == (None, Strength.NONE, "policy-only")
     assert not s.is_problem and len(s.outranked) == 2
-    weak = _one(U, pytorch=(R, POLICY), onnxruntime=(R, POLICY))
-    assert (weak.suggested, weak.strength) == (N, Strength.WEAK)
+    alone = _one(U, pytorch=(R, POLICY), onnxruntime=(R, POLICY))
+    assert (alone.suggested, alone.strength, alone.rule) == (None, Strength.NONE, "policy-alone")
 
 
 def test_a_composite_and_a_slope_against_a_tag_are_not_a_tag_error() -> None:
     """OneHot's values: our expression and the slope against a stop-gradient edge."""
     s = _one(N, pytorch=(G, COMPOSITE), onnxruntime=(R, POLICY), **{NUMERIC: (G, SLOPE)})
-    assert (s.suggested, s.strength, s.rule) == (None, Strength.DISPUTED, "disputed")
+    assert (s.suggested, s.strength, s.rule) == (D, Strength.DISPUTED, "convention")
 
 
 def test_a_tag_backed_by_a_slope_over_refusals_is_at_most_a_note() -> None:

@@ -11,14 +11,9 @@ import sys
 import pytest
 
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
+from gendoc.evidence.record import from_record, interface_key, to_record
 from gendoc.evidence.torch_ops import TORCH_OPS
-from gendoc.evidence.torch_record import (
-    RecordedTorchSource,
-    from_record,
-    interface_key,
-    load_record,
-    to_record,
-)
+from gendoc.evidence.torch_record import RecordedTorchSource, load_record
 from gendoc.model.reference import (
     Differentiability,
     Option,
@@ -125,6 +120,6 @@ def test_a_record_row_reads_back_as_the_same_parameter() -> None:
     )
     kept = json.loads(json.dumps(to_record(given)))
     assert [row[:2] for row in kept["parameters"]] == [["input", "X"], ["output", "X"]]
-    read = from_record(schema, kept)
+    read = from_record("pytorch", schema, kept)
     assert read == given
     assert read.verdict_of(ParameterRef(Part.OUTPUT, "X")).verdict is Verdict.REFUSED

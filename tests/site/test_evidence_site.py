@@ -72,7 +72,7 @@ def test_each_evidence_row_has_the_id_an_operator_page_links_to(reference: Refer
     questioned = [
         s
         for v in op.versions
-        for s in evidence_pages.weighed(v).suggestions
+        for s in site.weighed(v).suggestions
         if s.suggested and (s.current.value == "undefined" or s.is_problem)
     ]
     # The evidence page's verdict on every questioned tag is on the operator page too.
@@ -85,10 +85,11 @@ def test_every_script_of_the_site_runs_and_prints_a_gradient(
     reference: Reference, tmp_path: Path
 ) -> None:
     pytest.importorskip("torch")
+    verdicts = evidence_pages.weighed_all(reference)
     scripts = [
         (f"{op.name}:{s.input}", s.code)
         for op in evidence_pages.operators(reference)
-        for s in evidence_pages.scripts(op)
+        for s in evidence_pages.scripts(op, verdicts[("", op.name, op.latest.since_version)])
     ]
     assert len(scripts) > 150
     done = subprocess.run(
@@ -113,3 +114,20 @@ def test_page_shows_disputed_tags_and_values_torch_never_measured(reference: Ref
     range_page = site.render("evidence/ai.onnx/Range.md", "en").text
     scalar = "passed to torch as a Python scalar by the mapping: autograd never sees it"
     assert f'not measured<span class="gd-why">{scalar}</span>' in range_page
+
+
+def test_an_evidence_page_says_a_disputes_kind_and_notes_what_a_tag_outweighs(
+    reference: Reference,
+) -> None:
+    """NegativeLogLikelihoodLoss's weight: a convention; OneHot's values: torch's composite
+    gradient against a tag two other sources back, a note."""
+    site = SiteContent(reference, [])
+    loss = site.render("evidence/ai.onnx/NegativeLogLikelihoodLoss.md", "en").text
+    assert "a convention: differentiable by the mathematics, kept constant by the frameworks" in (
+        loss
+    )
+    assert "the mathematics contradicts the tag" not in loss
+    one_hot = site.render("evidence/ai.onnx/OneHot.md", "en").text
+    assert "Note: pytorch against the tag, outweighed by the sources backing it" in one_hot
+    clip = site.render("evidence/ai.onnx/Clip.md", "zh").text
+    assert "数学与该标签相矛盾" in clip

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from jinja2.bccache import bc_magic
 
-from gendoc.site.build_cache import Store, _is_snapshot, stored_render
+from gendoc.site.build_cache import Store, _is_snapshot, source_key, stored_render
 from gendoc.site.rendered import Rendered
 from gendoc.storage.cache import TemplateCache, cached_json
 from tests.helpers import run_gendoc
@@ -161,3 +161,14 @@ def test_an_entry_that_is_not_a_regular_file_is_a_miss(tmp_path: Path, kind: str
             path.mkdir()
     assert _build(tmp_path / "again", cache, "--lang", "zh") == expected
     assert secret.read_text() == '{"not": "an entry"}'
+
+
+def test_the_sites_key_covers_the_data_gendoc_ships(tmp_path: Path) -> None:
+    """A re-recorded evidence record changes the verdicts a page shows: the key changes."""
+    (tmp_path / "evidence" / "data").mkdir(parents=True)
+    (tmp_path / "evidence" / "verdict.py").write_text("RULES = ()\n")
+    record = tmp_path / "evidence" / "data" / "torch_verdicts.json"
+    record.write_text("{}\n")
+    before = source_key(tmp_path)
+    record.write_text('{"torch": "2.13.0"}\n')
+    assert source_key(tmp_path) != before

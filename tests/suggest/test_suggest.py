@@ -695,3 +695,32 @@ def test_partly_tagged_versions_are_those_the_audit_reports(whole_versions):
     }
     assert found == {key[1:] for key in (p.key for p in result.plan.partial)}
     assert bool(found) is not whole_versions
+
+
+def test_a_tag_against_onnxs_tag_in_another_version_is_left_out_with_the_reason():
+    """Clip-13's min: the evidence finds a gradient, but a newer Clip (here made up as
+    Clip-99) is tagged non-differentiable by onnx: a reviewer's call, not a fill-in."""
+    newer = Suggestion("", "Clip", 99, ref("input min"), N, D, DISPUTED, TWO_SOURCES)
+    result = suggest(FIXTURE, [*_suggestions(), newer], _locations(FIXTURE), onnx_version="0.0.0")
+    left = [
+        (x.suggestion.version, x.reason) for x in result.plan.left_out if x.suggestion.op == "Clip"
+    ]
+    assert left == [(13, "onnx tags it non-differentiable in Clip-99 (disputed)")]
+    assert ("Clip", 13, ref("input min")) not in {
+        (s.op, s.version, s.parameter) for c in result.plan.changes for s in c.suggestions
+    }
+
+
+def test_the_description_shows_conventions_apart_from_tag_errors():
+    from gendoc.evidence.verdict import DisputeKind
+
+    math = Suggestion("", "Floor", 13, ref("input X"), D, N, DISPUTED, TWO_SOURCES)
+    math = replace(math, kind=DisputeKind.MATH)
+    convention = Suggestion("", "Clip", 13, ref("input min"), N, D, DISPUTED, TWO_SOURCES)
+    convention = replace(convention, kind=DisputeKind.CONVENTION)
+    result = suggest(FIXTURE, [math, convention], _locations(FIXTURE), onnx_version="0.0.0")
+    text = result.description
+    errors = text.index("### The mathematics contradicts the tag (1)")
+    conventions = text.index("### Conventions (1)")
+    assert errors < text.index("- Floor-13, input `X`") < conventions
+    assert conventions < text.index("- Clip-13, input `min`")

@@ -1,8 +1,8 @@
 """Running the planned cases: serially or in a process pool, against a deadline.
 
-:func:`run_numeric` plans one job per operator (:mod:`gendoc.audit.probe_plan`),
+:func:`run_numeric` plans one job per operator (:mod:`gendoc.evidence.probe_plan`),
 runs the jobs one case at a time, serially or in child processes
-(:mod:`gendoc.audit.workers`, ``spawn``: a script calling it with ``workers > 1``
+(:mod:`gendoc.evidence.workers`, ``spawn``: a script calling it with ``workers > 1``
 or a deadline needs the usual ``if __name__ == "__main__":`` guard), and
 merges the outcomes per operator version. Outcomes are put back in plan
 order whatever order they finish in, so serial and parallel runs give the
@@ -17,9 +17,9 @@ from collections.abc import Iterable, Sequence
 
 from tqdm import tqdm
 
-from gendoc.audit.cases import NumericCase
-from gendoc.audit.messages import Message, renamed
-from gendoc.audit.numeric import (
+from gendoc.catalogs.i18n import Message, renamed
+from gendoc.evidence.cases import NumericCase
+from gendoc.evidence.numeric import (
     DEFAULT_SETTINGS,
     CaseOutcome,
     NumericResult,
@@ -30,9 +30,9 @@ from gendoc.audit.numeric import (
     Skipped,
     cause,
 )
-from gendoc.audit.probe import probe_model
-from gendoc.audit.probe_plan import CaseJob, OperatorJob, plan_jobs
-from gendoc.audit.workers import CUT_OFF, DONE, FAILED, Finished, run_tasks
+from gendoc.evidence.probe import probe_model
+from gendoc.evidence.probe_plan import CaseJob, OperatorJob, plan_jobs
+from gendoc.evidence.workers import CUT_OFF, DONE, FAILED, Finished, run_tasks
 from gendoc.model.reference import Reference, Schema
 
 
@@ -84,7 +84,7 @@ def _execute(
     cases (LpPool's reference implementation loops in Python) would
     otherwise keep one core busy long after the other is idle. Under a
     deadline the cases run in child processes even with one worker, so that
-    one still running then can be stopped (:mod:`gendoc.audit.workers`).
+    one still running then can be stopped (:mod:`gendoc.evidence.workers`).
     """
     outcomes: list[list[CaseOutcome | None]] = [[None] * len(job.cases) for job in jobs]
     units = _schedule(jobs)

@@ -1,10 +1,19 @@
 """Planning: which test cases to probe for each operator, and how.
 
-:func:`plan_jobs` is the layer between test cases (:mod:`gendoc.audit.cases`)
-and probing (:mod:`gendoc.audit.probe`): it finds the schema version a case
+:func:`plan_jobs` is the layer between test cases (:mod:`gendoc.evidence.cases`)
+and probing (:mod:`gendoc.evidence.probe`): it finds the schema version a case
 exercises, maps graph names to formal parameters, decides which inputs may
 be evaluated in float64 (those whose types allow ``double``) and picks a
 bounded, deterministic set of cases per operator, covering cases first.
+
+Finite differences are not taken where a slope would measure nothing the
+operator promises (:func:`unprobed_reason`): on an operator with random
+outputs (Dropout in training mode, the Random* operators, Bernoulli,
+Multinomial), the slope is that of one frozen draw, while the expected
+output may not depend on the input at all (Dropout's ratio); on an input
+whose value sets the output's shape and nothing else (Resize's and
+Upsample's scales, Range's limit), the slope is that of a rounding. Such an
+input is not reported, and the case says why.
 """
 
 from __future__ import annotations
@@ -12,13 +21,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import onnx
 
-from gendoc.audit.cases import NumericCase
-from gendoc.audit.lints import allowed_types, element_types
-from gendoc.audit.messages import N_, Message, say
-from gendoc.audit.numeric import ProbeSettings, Reason, Skipped, cause
-from gendoc.audit.probe import Value, ValueKind, element_count, to_value, value_type
+from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.cases import NumericCase
+from gendoc.evidence.history import RANDOM_OPERATORS
+from gendoc.evidence.numeric import ProbeSettings, Reason, Skipped, cause
+from gendoc.evidence.probe import Value, ValueKind, element_count, to_value, value_type
+from gendoc.model.element_types import allowed_types, element_types
 from gendoc.model.reference import (
     Operator,
     Option,
@@ -29,6 +40,28 @@ from gendoc.model.reference import (
     Schema,
     domain_key,
 )
+
+SHAPE_SETTING = frozenset({("Resize", "scales"), ("Upsample", "scales"), ("Range", "limit")})
+"""(operator, input) whose value sets the output's shape and nothing else."""
+
+
+def _training(values: dict[str, Value]) -> bool:
+    mode = values.get("training_mode")
+    return isinstance(mode, np.ndarray) and bool(mode.any())
+
+
+def unprobed_reason(op: str, param: str, values: dict[str, Value]) -> Message | None:
+    """Why finite differences are not taken on input ``param`` of a case of ``op`` whose
+    inputs (by formal name) hold ``values``; ``None`` when they are."""
+    if op in RANDOM_OPERATORS or (op == "Dropout" and _training(values)):
+        return say(
+            N_("input {input} not probed: {op} draws random outputs, a slope would be one draw's"),
+            input=param,
+            op=op,
+        )
+    if (op, param) in SHAPE_SETTING:
+        return say(N_("input {input} not probed: its value sets the output's shape"), input=param)
+    return None
 
 
 @dataclass(frozen=True)
@@ -91,7 +124,11 @@ class _Candidate:
 
 
 def _candidate(
-    case: NumericCase, model: onnx.ModelProto, node: onnx.NodeProto, schema: Schema
+    case: NumericCase,
+    model: onnx.ModelProto,
+    node: onnx.NodeProto,
+    schema: Schema,
+    finite_differences: bool,
 ) -> _Candidate:
     initialized = {t.name for t in model.graph.initializer}
     graph_inputs = [v.name for v in model.graph.input if v.name not in initialized]
@@ -106,6 +143,11 @@ def _candidate(
     float64: list[str] = []
     covers: set[tuple[int, ParameterRef]] = set()
     by_name = {p.name: p for p in schema.inputs}
+    named = {
+        next(iter(formal_inputs[name])): value
+        for name, value in zip(graph_inputs, values, strict=False)
+        if len(formal_inputs.get(name, ())) == 1
+    }
     for name, value in zip(graph_inputs, values, strict=False):
         formal = sorted(formal_inputs.get(name, ()))
         if len(formal) > 1:
@@ -116,6 +158,10 @@ def _candidate(
         if not formal:
             continue
         param = by_name[formal[0]]
+        unprobed = unprobed_reason(schema.name, param.name, named) if finite_differences else None
+        if unprobed is not None:
+            notes.append(unprobed)
+            continue
         input_params.append((name, param.name))
         kind, dtype = value_type(value)
         if kind is not ValueKind.FLOAT:
@@ -179,11 +225,17 @@ def _select(candidates: list[_Candidate], settings: ProbeSettings) -> list[CaseJ
 
 
 def plan_jobs(
-    reference: Reference, cases: Iterable[NumericCase], settings: ProbeSettings
+    reference: Reference,
+    cases: Iterable[NumericCase],
+    settings: ProbeSettings,
+    *,
+    finite_differences: bool = True,
 ) -> tuple[list[OperatorJob], list[Skipped]]:
     """One job per operator of ``reference`` that has usable cases, and what was skipped.
 
     Cases for operators outside ``reference`` (the selected scope) are ignored.
+    ``finite_differences``: the jobs are for finite differences, which leave out the
+    inputs :func:`unprobed_reason` names; an autodiff source asks about them all.
     """
     operators: dict[tuple[str, str], Operator] = {
         (op.domain, op.name): op for op in reference.operators()
@@ -210,7 +262,8 @@ def plan_jobs(
             why = cause(Reason.NO_VERSION, opset=opset or 0)
             skipped.append(Skipped(domain, node.op_type, opset or 0, why))
             continue
-        found.setdefault((domain, node.op_type), []).append(_candidate(case, model, node, schema))
+        candidate = _candidate(case, model, node, schema, finite_differences)
+        found.setdefault((domain, node.op_type), []).append(candidate)
     jobs = [
         OperatorJob(domain, op, tuple(_select(candidates, settings)))
         for (domain, op), candidates in sorted(found.items())

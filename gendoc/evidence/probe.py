@@ -31,8 +31,8 @@ import numpy as np
 import onnx
 from onnx import numpy_helper
 
-from gendoc.audit.messages import N_, Message, say
-from gendoc.audit.numeric import (
+from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.evidence.numeric import (
     DEFAULT_SETTINGS,
     STEPS,
     Cause,

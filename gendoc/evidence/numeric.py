@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from gendoc.audit.messages import N_, Arg, Message, say
+from gendoc.catalogs.i18n import N_, Arg, Message, say
 
 EVIDENCE_NOTE = N_(
     "Finite differences are evidence, not proof: they see only the test inputs and a "
