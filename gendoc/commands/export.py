@@ -1,13 +1,63 @@
-"""``gendoc export``: the JSON snapshot of the installed onnx, for ``diff`` and other tools."""
+"""``gendoc export``: the whole reference of the installed onnx as one JSON snapshot.
+
+The snapshot holds the model with its examples and details, and gendoc's evidence
+verdicts: the combined verdict of the evidence sources on every parameter they can judge,
+as ``gendoc audit --evidence`` without finite differences (too slow for an export) and the
+site's evidence pages weigh them, through the same public functions.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from gendoc.collect import installed
-from gendoc.model.snapshot import dumps
+from gendoc.model.reference import Reference, SchemaKey, schema_sort_key
+from gendoc.model.snapshot import ParameterVerdict, Snapshot, SourceVote, encode, snapshot_of
+
+
+def evidence_verdicts(reference: Reference) -> dict[SchemaKey, tuple[ParameterVerdict, ...]]:
+    """The evidence verdict on each parameter some source could judge, by schema key.
+
+    Parameters no source answered (``strength`` none) are left out, and so are schemas
+    outside the default domain, which no source knows.
+    """
+    from gendoc.audit.weigh import weigh
+    from gendoc.evidence.sources import default_sources
+    from gendoc.evidence.verdict import Strength
+
+    sources = default_sources()
+    found: dict[SchemaKey, tuple[ParameterVerdict, ...]] = {}
+    for schema in reference.schemas:
+        if schema.domain:
+            continue
+        weighed = weigh(schema, sources)
+        verdicts = tuple(
+            ParameterVerdict(
+                part=s.parameter.part,
+                name=s.parameter.name,
+                suggested=s.suggested,
+                strength=s.strength.value,
+                rule=s.rule,
+                votes=tuple(SourceVote(v.source, v.verdict) for v in weighed.votes(s.parameter)),
+            )
+            for s in weighed.suggestions
+            if s.strength is not Strength.NONE
+        )
+        if verdicts:
+            found[schema_sort_key(schema)] = verdicts
+    return found
+
+
+def export_snapshot(reference: Reference, *, evidence: bool = True) -> Snapshot:
+    """The snapshot of ``reference``, with the evidence verdicts unless ``evidence`` is off."""
+    return snapshot_of(reference, evidence_verdicts(reference) if evidence else None)
+
+
+def installed_reference(schemas: Sequence[str] = ()) -> Reference:
+    """The installed onnx's model (plus ``schemas``) with all that a snapshot holds."""
+    return installed.reference(schemas, with_examples=True, with_details=True)
 
 
 def export(*, schemas: Sequence[str] = ()) -> str:
     """The JSON snapshot of the installed onnx (plus ``schemas``), as text."""
-    return dumps(installed.reference(schemas, with_examples=False))
+    return encode(export_snapshot(installed_reference(schemas)))
