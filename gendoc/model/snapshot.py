@@ -426,6 +426,19 @@ def _json_error(text: str, exc: json.JSONDecodeError) -> str:
     return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
 
 
+def _well_formed(raw: bytes) -> Snapshot | None:
+    """The snapshot, decoded by msgspec straight from the bytes, when nothing in it is wrong
+    (every file gendoc wrote); ``None`` sends it to the reading that names what is wrong."""
+    try:
+        snapshot = msgspec.json.decode(raw, type=Snapshot, strict=True)
+        if _bad_value(snapshot, "$", "") is not None:
+            return None
+        _check_unique(snapshot.schemas)
+    except (msgspec.MsgspecError, _Invalid):
+        return None
+    return snapshot
+
+
 def load_snapshot(path: Path) -> Reference:
     """Read a snapshot file; every way it can be unusable is one UsageError line."""
     if path.is_dir():
@@ -436,6 +449,9 @@ def load_snapshot(path: Path) -> Reference:
         raise UsageError(str(exc)) from None
     if raw is None:
         raise UsageError(f"snapshot file not found: {path}")
+    snapshot = _well_formed(raw)
+    if snapshot is not None:
+        return reference_of(snapshot)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
