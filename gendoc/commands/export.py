@@ -8,29 +8,42 @@ site's evidence pages weigh them, through the same public functions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from gendoc.collect import installed
-from gendoc.model.reference import Reference, SchemaKey, schema_sort_key
+from gendoc.model.reference import Reference, Schema, SchemaKey, schema_sort_key
 from gendoc.model.snapshot import ParameterVerdict, Snapshot, SourceVote, encode, snapshot_of
 
+if TYPE_CHECKING:
+    from gendoc.audit.weigh import Weighed
 
-def evidence_verdicts(reference: Reference) -> dict[SchemaKey, tuple[ParameterVerdict, ...]]:
+
+def evidence_verdicts(
+    reference: Reference, weighed_by: Callable[[Schema], Weighed] | None = None
+) -> dict[SchemaKey, tuple[ParameterVerdict, ...]]:
     """The evidence verdict on each parameter some source could judge, by schema key.
 
     Parameters no source answered (``strength`` none) are left out, and so are schemas
-    outside the default domain, which no source knows.
+    outside the default domain, which no source knows. ``weighed_by`` weighs one schema
+    (the site passes the one its pages used, which remembers what it weighed); by default
+    the sources of ``gendoc audit --evidence`` are asked.
     """
     from gendoc.audit.weigh import weigh
     from gendoc.evidence.sources import default_sources
     from gendoc.evidence.verdict import Strength
 
-    sources = default_sources()
+    if weighed_by is None:
+        sources = default_sources()
+
+        def weighed_by(schema: Schema) -> Weighed:
+            return weigh(schema, sources)
+
     found: dict[SchemaKey, tuple[ParameterVerdict, ...]] = {}
     for schema in reference.schemas:
         if schema.domain:
             continue
-        weighed = weigh(schema, sources)
+        weighed = weighed_by(schema)
         verdicts = tuple(
             ParameterVerdict(
                 part=s.parameter.part,
@@ -48,9 +61,11 @@ def evidence_verdicts(reference: Reference) -> dict[SchemaKey, tuple[ParameterVe
     return found
 
 
-def export_snapshot(reference: Reference, *, evidence: bool = True) -> Snapshot:
-    """The snapshot of ``reference``, with the evidence verdicts unless ``evidence`` is off."""
-    return snapshot_of(reference, evidence_verdicts(reference) if evidence else None)
+def export_snapshot(
+    reference: Reference, weighed_by: Callable[[Schema], Weighed] | None = None
+) -> Snapshot:
+    """The snapshot of ``reference`` with its evidence verdicts (see :func:`evidence_verdicts`)."""
+    return snapshot_of(reference, evidence_verdicts(reference, weighed_by))
 
 
 def installed_reference(schemas: Sequence[str] = ()) -> Reference:

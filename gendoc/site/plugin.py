@@ -155,7 +155,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             raise PluginError(f"gendoc: {exc}") from exc
         self.pages_key = content_key(self.content)
         self.cache = site_folder(config)
-        self.published = Published(self.content, config.site_url or "")
+        self.published = Published(self.content, config.site_url or "", self.pages_key)
         return config
 
     def on_startup(self, *, command: str, dirty: bool) -> None:

@@ -22,7 +22,9 @@ nothing here is an mkdocs page, so the files cost mkdocs nothing.
 
 from __future__ import annotations
 
+import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -35,9 +37,11 @@ from gendoc.model.reference import Operator
 from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode
 from gendoc.present import render
 from gendoc.present.render import template_errors
+from gendoc.site.evidence_pages import weighed
 from gendoc.site.onnx_links import source_url
 from gendoc.site.pages import SiteContent, url_of
 from gendoc.site.paths import markdown_url
+from gendoc.storage.cache import JSON, cached
 
 DATA_FOLDER = "reference"
 WHOLE = "reference.json"
@@ -61,14 +65,28 @@ class Published:
 
     ``site_url`` is mkdocs' ``site_url`` (empty when not set): the links of ``llms.txt``
     are absolute under it, as llmstxt.org asks, and relative to the file without it.
+    ``key`` is what the content is made from (the plugin's key of the generated pages):
+    the files are kept in the cache under it, so that a rebuild with nothing changed
+    only writes them.
     """
 
     content: SiteContent
     site_url: str = ""
+    key: str = ""
+
+    def _kept(self, name: str, make: Callable[[], dict[str, str]]) -> dict[str, str]:
+        """``make()``, or what it gave an earlier build of the same content."""
+        if not self.key:
+            return make()
+        key = hashlib.sha256(f"{self.key}\0{self.site_url}".encode()).hexdigest()[:40]
+        return cached(f"published-{name}", key, make, JSON, only_latest=True, valid=_is_files)
 
     def data(self) -> dict[str, str]:
         """The files of ``reference/``, by name."""
-        snapshot = export_snapshot(self.content.reference)
+        return self._kept("data", self._data)
+
+    def _data(self) -> dict[str, str]:
+        snapshot = export_snapshot(self.content.reference, weighed)
         files = {WHOLE: encode(snapshot), SCHEMA: SCHEMA_FILE.read_text(encoding="utf-8")}
         for domain in self.content.reference.domains:
             files[self.domain_file(domain)] = encode(domain_part(snapshot, domain))
@@ -133,14 +151,29 @@ class Published:
         body = "\n".join(markdown[self.markdown_path(op)] for op in self._operators)
         return {LLMS: index, LLMS_FULL: f"{head}\n{body}"}
 
+    def language_files(self, lang: str, prefix: str) -> dict[str, str]:
+        """A language's Markdown and its ``llms.txt`` pair, by path under its root."""
+
+        def make() -> dict[str, str]:
+            markdown = self.operator_markdown(lang)
+            return {**markdown, **self.llms(lang, prefix, markdown)}
+
+        return self._kept(f"markdown-{lang}", make)
+
     def write_language(self, root: Path, lang: str, prefix: str) -> None:
         """Write a language's Markdown and its ``llms.txt`` pair into its ``root`` folder."""
-        markdown = self.operator_markdown(lang)
-        _write(root, {**markdown, **self.llms(lang, prefix, markdown)})
+        _write(root, self.language_files(lang, prefix))
 
     def write_data(self, site: Path) -> None:
         """Write ``reference/`` at the site's root."""
         _write(site / DATA_FOLDER, self.data())
+
+
+def _is_files(value: object) -> bool:
+    """Whether a kept value has the shape of the files it stands for."""
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    )
 
 
 def _write(folder: Path, files: dict[str, str]) -> None:
