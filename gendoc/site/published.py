@@ -23,7 +23,6 @@ nothing here is an mkdocs page, so the files cost mkdocs nothing.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -36,6 +35,7 @@ from gendoc.commands.export import export_snapshot
 from gendoc.model.reference import Operator
 from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode
 from gendoc.present import render
+from gendoc.present.display import fenced
 from gendoc.present.render import template_errors
 from gendoc.site.evidence_pages import weighed
 from gendoc.site.onnx_links import source_url
@@ -50,13 +50,6 @@ DOMAINS = "domains"
 """The folder of the per-domain files, apart so that no domain's name can be another file's."""
 LLMS = "llms.txt"
 LLMS_FULL = "llms-full.txt"
-
-
-def fenced(text: str, language: str = "text") -> str:
-    """``text`` as a fenced code block that no run of backticks in it can close."""
-    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
-    fence = "`" * (longest + 1)
-    return f"{fence}{language}\n{text}\n{fence}"
 
 
 @dataclass(eq=False)
@@ -74,16 +67,29 @@ class Published:
     site_url: str = ""
     key: str = ""
 
-    def _kept(self, name: str, make: Callable[[], dict[str, str]]) -> dict[str, str]:
-        """``make()``, or what it gave an earlier build of the same content."""
+    def _kept(
+        self, name: str, names: set[str], make: Callable[[], dict[str, str]], *more: str
+    ) -> dict[str, str]:
+        """``make()``, or what it gave an earlier build of the same content (``more`` says
+        what else it depends on). A kept value is used only when it names exactly the files
+        ``names`` lists: a damaged or foreign cache entry can never choose where to write."""
         if not self.key:
             return make()
-        key = hashlib.sha256(f"{self.key}\0{self.site_url}".encode()).hexdigest()[:40]
-        return cached(f"published-{name}", key, make, JSON, only_latest=True, valid=_is_files)
+        key = hashlib.sha256("\0".join((self.key, self.site_url, *more)).encode()).hexdigest()
+
+        def valid(value: object) -> bool:
+            return (
+                isinstance(value, dict)
+                and set(value) == names
+                and all(isinstance(text, str) for text in value.values())
+            )
+
+        return cached(f"published-{name}", key[:40], make, JSON, only_latest=True, valid=valid)
 
     def data(self) -> dict[str, str]:
         """The files of ``reference/``, by name."""
-        return self._kept("data", self._data)
+        domains = {self.domain_file(domain) for domain in self.content.reference.domains}
+        return self._kept("data", {WHOLE, SCHEMA, *domains}, self._data)
 
     def _data(self) -> dict[str, str]:
         snapshot = export_snapshot(self.content.reference, weighed)
@@ -131,7 +137,9 @@ class Published:
     def llms(self, lang: str, prefix: str, markdown: dict[str, str]) -> dict[str, str]:
         """``llms.txt`` and ``llms-full.txt`` of a language whose root is ``prefix`` under the
         site's root (``""`` or ``"zh/"``)."""
+        # Absolute under the site's URL; without one, relative to the language's root.
         base = f"{self.site_url.rstrip('/')}/" if self.site_url else ""
+        here = f"{base}{prefix}" if base else ""
         data = f"{base}{DATA_FOLDER}/" if base else f"{'../' * prefix.count('/')}{DATA_FOLDER}/"
         reference = self.content.reference
         context = {
@@ -139,10 +147,10 @@ class Published:
             "domains": [
                 (domain, list(reference.operators(domain))) for domain in reference.domains
             ],
-            "url": lambda op: f"{base}{prefix}{self.markdown_path(op)}",
+            "url": lambda op: f"{here}{self.markdown_path(op)}",
             "data": data,
             "domain_file": self.domain_file,
-            "files": {"whole": WHOLE, "schema": SCHEMA, "full": f"{base}{prefix}{LLMS_FULL}"},
+            "files": {"whole": WHOLE, "schema": SCHEMA, "full": f"{here}{LLMS_FULL}"},
         }
         env = self._env(lang)
         with template_errors():
@@ -158,7 +166,8 @@ class Published:
             markdown = self.operator_markdown(lang)
             return {**markdown, **self.llms(lang, prefix, markdown)}
 
-        return self._kept(f"markdown-{lang}", make)
+        names = {LLMS, LLMS_FULL, *(self.markdown_path(op) for op in self._operators)}
+        return self._kept(f"markdown-{lang}", names, make, lang, prefix)
 
     def write_language(self, root: Path, lang: str, prefix: str) -> None:
         """Write a language's Markdown and its ``llms.txt`` pair into its ``root`` folder."""
@@ -167,13 +176,6 @@ class Published:
     def write_data(self, site: Path) -> None:
         """Write ``reference/`` at the site's root."""
         _write(site / DATA_FOLDER, self.data())
-
-
-def _is_files(value: object) -> bool:
-    """Whether a kept value has the shape of the files it stands for."""
-    return isinstance(value, dict) and all(
-        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
-    )
 
 
 def _write(folder: Path, files: dict[str, str]) -> None:
