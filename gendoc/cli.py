@@ -97,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(run=run_check)
 
-    export = commands.add_parser("export", help="write a JSON snapshot of the model")
+    export = commands.add_parser("export", help="write the whole reference as one JSON file")
     _add_schema_option(export)
     export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     export.set_defaults(run=run_export)
