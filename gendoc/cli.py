@@ -37,6 +37,13 @@ def _add_schema_option(parser: argparse.ArgumentParser) -> None:
 
 def _add_render_options(parser: argparse.ArgumentParser) -> None:
     _add_schema_option(parser)
+    parser.add_argument(
+        "--from",
+        dest="snapshot",
+        type=Path,
+        metavar="FILE",
+        help="render from this snapshot (gendoc export) instead of the installed onnx",
+    )
     parser.add_argument("--out", type=Path, default=Path("docs"), help="output folder")
     parser.add_argument("--style", choices=STYLES, default="gendoc", help="document layout")
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help="language of labels")
@@ -90,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(run=run_check)
 
-    export = commands.add_parser("export", help="write a JSON snapshot of the model")
+    export = commands.add_parser("export", help="write the whole reference as one JSON file")
     _add_schema_option(export)
     export.add_argument("-o", "--output", type=Path, help="file to write (default: stdout)")
     export.set_defaults(run=run_export)
@@ -172,7 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
 def run_build(args: argparse.Namespace) -> int:
     from gendoc.commands.build import build
 
-    for path in build(args.out, _render_options(args), schemas=args.schemas):
+    for path in build(
+        args.out, _render_options(args), schemas=args.schemas, snapshot=args.snapshot
+    ):
         print(f"wrote {path}", file=sys.stderr)
     return 0
 
@@ -180,16 +189,16 @@ def run_build(args: argparse.Namespace) -> int:
 def run_check(args: argparse.Namespace) -> int:
     from gendoc.commands.check import check, format_check
 
-    report = check(args.out, _render_options(args), schemas=args.schemas)
+    report = check(args.out, _render_options(args), schemas=args.schemas, snapshot=args.snapshot)
     sys.stdout.write(format_check(report, args.max_diff_lines))
     return report.exit_status()
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from gendoc.collect import installed
+    from gendoc.commands.export import export
     from gendoc.model.snapshot import dump_snapshot
 
-    return dump_snapshot(installed.reference(args.schemas, with_examples=False), args.output)
+    return dump_snapshot(export(schemas=args.schemas), args.output)
 
 
 def run_diff(args: argparse.Namespace) -> int:

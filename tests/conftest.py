@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from importlib.util import find_spec
+from pathlib import Path
 
 import pytest
 
@@ -48,6 +49,16 @@ def _needs(missing: str) -> str:
 def reference() -> Reference:
     """The model of the installed onnx, collected once for the whole run."""
     return collect()
+
+
+@pytest.fixture(scope="session")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The file ``gendoc export`` writes for the installed onnx, made once for the whole run."""
+    from gendoc.commands.export import export
+
+    path = tmp_path_factory.mktemp("export") / "reference.json"
+    path.write_text(export(), encoding="utf-8")
+    return path
 
 
 class _ModuleNeedingExtras(pytest.Module):

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gendoc.collect import installed
+from gendoc.commands.build import source_reference
 from gendoc.errors import UsageError
 from gendoc.present.render import RenderOptions, render_documents, render_report
 from gendoc.storage.write import changed_documents
@@ -65,7 +65,9 @@ class CheckReport:
         return 0 if self.ok else 1
 
 
-def fix_command(out: Path, options: RenderOptions, schemas: Sequence[str] = ()) -> str:
+def fix_command(
+    out: Path, options: RenderOptions, schemas: Sequence[str] = (), snapshot: Path | None = None
+) -> str:
     """The ``gendoc build`` command that regenerates what was checked.
 
     ``--out`` and ``--style`` are always spelled out so the command stays
@@ -75,6 +77,8 @@ def fix_command(out: Path, options: RenderOptions, schemas: Sequence[str] = ()) 
     parts = ["gendoc", "build"]
     for module in schemas:
         parts += ["--schemas", module]
+    if snapshot is not None:
+        parts += ["--from", str(snapshot)]
     parts += ["--out", str(out), "--style", options.style]
     defaults = RenderOptions()
     if options.lang != defaults.lang:
@@ -100,6 +104,7 @@ def check_documents(
     documents: Mapping[str, str],
     options: RenderOptions,
     schemas: Sequence[str] = (),
+    snapshot: Path | None = None,
 ) -> CheckReport:
     """Compare rendered ``documents`` with the files in ``out``."""
     stale = changed_documents(out, documents)
@@ -107,7 +112,7 @@ def check_documents(
         out=out,
         documents=len(documents),
         stale=tuple(StaleDocument(out / name, old, new) for name, (old, new) in stale.items()),
-        fix=fix_command(out, options, schemas),
+        fix=fix_command(out, options, schemas, snapshot),
     )
 
 
@@ -119,8 +124,15 @@ def format_check(report: CheckReport, max_diff_lines: int = 200, lang: str = "en
 
 
 def check(
-    out: Path, options: RenderOptions = DEFAULT_OPTIONS, *, schemas: Sequence[str] = ()
+    out: Path,
+    options: RenderOptions = DEFAULT_OPTIONS,
+    *,
+    schemas: Sequence[str] = (),
+    snapshot: Path | None = None,
 ) -> CheckReport:
-    """Compare the documents in ``out`` with what ``gendoc.build`` would write; write nothing."""
-    documents = render_documents(installed.reference(schemas), options)
-    return check_documents(out, documents, options, schemas)
+    """Compare the documents in ``out`` with what ``gendoc.build`` would write; write nothing.
+
+    ``snapshot`` (a file ``gendoc export`` wrote) stands in for the installed onnx.
+    """
+    documents = render_documents(source_reference(schemas, snapshot), options)
+    return check_documents(out, documents, options, schemas, snapshot)

@@ -1,24 +1,37 @@
-"""Snapshots: the model of one onnx installation as a stable JSON file.
+"""Snapshots: the whole reference of one onnx installation as a stable, published JSON file.
 
-A snapshot lets ``gendoc diff`` compare two onnx releases (or two states of
-a project's custom schemas) without both being installed at once, so a
-pull request can be compared with its base in CI. It holds everything in
-:class:`~gendoc.model.reference.Reference` except examples and sample
-implementations, which are prose for readers and would only make diffs
-noisy. Bump :data:`FORMAT_VERSION` whenever a change would make an older
-gendoc misread a newer file.
+``gendoc export`` writes it, the site publishes it (whole and one file per domain),
+``gendoc build --from`` and ``check --from`` render the documents from it byte for byte
+as from the onnx that made it, and ``gendoc diff`` compares two of them, so a reference
+for an onnx release can be built and compared without installing that release. It holds
+every schema of every domain with all that gendoc renders from it (the interface, the
+texts, the examples and sample implementations, the function bodies, where the schema is
+defined), gendoc's own findings (the evidence verdict on each parameter the evidence
+sources can judge), and the versions of onnx and gendoc that made it.
 
-The dataclasses of :mod:`gendoc.model.reference` are the one definition of the
-format: msgspec encodes them and checks every value read back against their
-type hints, naming the JSON path of the first one that does not fit, and
-``snapshot.schema.json`` is generated from them for other tools. Values the
-types allow but no schema has are refused too: a version below 1, a negative
-count, a control character other than a line break or a tab (a schema module
-can give a name a line break, and a snapshot holds whatever export writes;
-every output escapes it). Keys are
-sorted and every list has a fixed order (schemas by domain, name and
-version; parameters and type constraints in schema order, since their
-position is meaningful; attributes by name), so two snapshots of the same
+The format has a version, ``format_version`` (major) and ``format_minor``. The
+compatibility rule, the one promise made to tools that read snapshots:
+
+- a **minor** change only adds optional fields (with a default, so a reader that does not
+  know them loses nothing it relies on); readers of the same major read it, ignoring what
+  they do not know;
+- removing or renaming a field, or changing what a value means, is a **major** change:
+  a reader refuses a newer major with one line ("upgrade gendoc") and an older one with
+  one line naming its version ("export the snapshot again").
+
+Runtime support (which runtimes implement a version) is the planned minor addition: an
+optional field of :class:`SchemaEntry`, as ``evidence`` is.
+
+The dataclasses here and in :mod:`gendoc.model.reference` are the one definition of the
+format: msgspec encodes them and checks every value read back against their type hints,
+naming the JSON path of the first one that does not fit, and ``snapshot.schema.json``
+(JSON Schema 2020-12) is generated from them for other tools. Values the types allow but
+no schema has are refused too: a version below 1, a negative count, a control character
+other than a line break or a tab (a schema module can give a name a line break, and a
+snapshot holds whatever export writes; every output escapes it). An object's fields come
+in the order of its dataclass, a map's keys sorted, and every list has a fixed order
+(schemas by domain, name and version; parameters and type constraints in schema order,
+since their position is meaningful; attributes by name), so two snapshots of the same
 schemas are byte-identical.
 """
 
@@ -28,21 +41,33 @@ import dataclasses
 import json
 import re
 import sys
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 
+from gendoc import __version__
 from gendoc.console import write_stdout_bytes
 from gendoc.errors import GendocError, UsageError
-from gendoc.model.reference import Reference, Schema, schema_sort_key
+from gendoc.model.reference import (
+    Differentiability,
+    Example,
+    Part,
+    Reference,
+    Schema,
+    SchemaDetails,
+    schema_sort_key,
+)
 from gendoc.storage.write import read_regular_file, write_documents
 
 FORMAT = "gendoc-snapshot"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+"""The major version: a reader refuses any other (see the compatibility rule above)."""
+FORMAT_MINOR = 0
+"""The minor version: optional fields added since the major began; any is read."""
 INSTALLED = "installed"
 """The word that stands for the onnx of the running environment instead of a file."""
 STDOUT = "-"
@@ -54,20 +79,64 @@ _T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
-class Snapshot:
-    """The operator schemas of one onnx installation, as written by ``gendoc export``.
+class SourceVote:
+    """What one evidence source answered about one parameter (``gradient``, ``refused``...)."""
 
-    Examples and sample implementations are left out: they are prose for
-    readers and would only make diffs noisy. The default domain ai.onnx is the
-    empty string. Schemas are sorted by domain, name and since_version; their
-    attributes by name; inputs, outputs and type constraints keep the order of
-    the schema.
+    source: str
+    verdict: str
+
+
+@dataclass(frozen=True)
+class ParameterVerdict:
+    """gendoc's combined evidence verdict on one input or output of a version.
+
+    ``suggested`` is the tag the evidence speaks for (``null``: none, or both);
+    ``strength`` is ``strong``, ``weak``, ``conflict`` or ``disputed`` (the evidence
+    contradicts a tag onnx set, which gendoc never proposes to change); ``rule`` is the
+    rule of ``gendoc audit --evidence`` that decided (``GD201``...).
+    """
+
+    part: Part
+    name: str
+    suggested: Differentiability | None
+    strength: str
+    rule: str
+    votes: tuple[SourceVote, ...] = ()
+
+
+@dataclass(frozen=True)
+class SchemaEntry(Schema):
+    """One version of one operator with everything gendoc shows about it.
+
+    ``details`` is ``null`` when it was not collected (a snapshot made by Python code
+    from a model without them); ``evidence`` lists only the parameters some evidence
+    source could judge (the default domain's operators that PyTorch, onnxruntime's
+    registry or onnx-ad know).
+    """
+
+    details: SchemaDetails | None = None
+    evidence: tuple[ParameterVerdict, ...] = ()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole reference of one onnx installation, as written by ``gendoc export``.
+
+    The default domain ai.onnx is the empty string. Schemas are sorted by domain, name
+    and since_version; their attributes by name; inputs, outputs and type constraints
+    keep the order of the schema. ``examples`` maps an operator name to onnx's snippets
+    of its backend test cases, ``samples`` an operator name in lower case to its sample
+    implementation (both as onnx's ``gen_doc.py`` shows them).
     """
 
     format: Literal[FORMAT]  # type: ignore[valid-type]
     format_version: Literal[FORMAT_VERSION]  # type: ignore[valid-type]
+    format_minor: Annotated[int, msgspec.Meta(ge=0)]
     onnx_version: str
-    schemas: tuple[Schema, ...]
+    gendoc_version: str
+    schemas: tuple[SchemaEntry, ...]
+    examples: dict[str, tuple[Example, ...]] = field(default_factory=dict)
+    samples: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -77,7 +146,10 @@ class _Header:
     format_version: int
 
 
-_ENCODER = msgspec.json.Encoder(order="sorted")
+# Fields in the order the dataclasses define them (the format and its version first, so
+# the first bytes say what the file is), the keys of maps sorted.
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+_SCHEMA_FIELDS = tuple(f.name for f in fields(Schema))
 
 
 # --- model -> JSON -------------------------------------------------------------------------
@@ -88,15 +160,60 @@ def _canonical(schema: Schema) -> Schema:
     return replace(schema, attributes=tuple(sorted(schema.attributes, key=attrgetter("name"))))
 
 
-def dumps(reference: Reference) -> str:
-    """The snapshot text: sorted keys, two-space indent, UTF-8 as is, final newline."""
-    snapshot = Snapshot(
+def _entry(
+    reference: Reference, schema: Schema, evidence: tuple[ParameterVerdict, ...]
+) -> SchemaEntry:
+    details = reference.details.get(schema_sort_key(schema))
+    values = {name: getattr(_canonical(schema), name) for name in _SCHEMA_FIELDS}
+    return SchemaEntry(**values, details=details, evidence=evidence)
+
+
+def snapshot_of(
+    reference: Reference,
+    verdicts: Mapping[tuple[str, str, int], tuple[ParameterVerdict, ...]] | None = None,
+) -> Snapshot:
+    """The snapshot of ``reference``, with the evidence ``verdicts`` by schema key."""
+    found = verdicts or {}
+    return Snapshot(
         format=FORMAT,
         format_version=FORMAT_VERSION,
+        format_minor=FORMAT_MINOR,
         onnx_version=reference.onnx_version,
-        schemas=tuple(_canonical(s) for s in sorted(reference.schemas, key=schema_sort_key)),
+        gendoc_version=__version__,
+        schemas=tuple(
+            _entry(reference, s, found.get(schema_sort_key(s), ()))
+            for s in sorted(reference.schemas, key=schema_sort_key)
+        ),
+        examples=dict(reference.examples),
+        samples=dict(reference.samples),
     )
+
+
+def domain_part(snapshot: Snapshot, domain: str) -> Snapshot:
+    """The snapshot of one domain alone: its schemas, and the examples and samples of its
+    operators' names (a snapshot in its own right, for a tool that needs one domain)."""
+    schemas = tuple(s for s in snapshot.schemas if s.domain == domain)
+    names = {s.name for s in schemas}
+    lower = {n.lower() for n in names}
+    return replace(
+        snapshot,
+        schemas=schemas,
+        examples={k: v for k, v in snapshot.examples.items() if k in names},
+        samples={k: v for k, v in snapshot.samples.items() if k in lower},
+    )
+
+
+def encode(snapshot: Snapshot) -> str:
+    """The snapshot text: fixed key order, two-space indent, UTF-8 as is, final newline."""
     return msgspec.json.format(_ENCODER.encode(snapshot), indent=2).decode("utf-8") + "\n"
+
+
+def dumps(
+    reference: Reference,
+    verdicts: Mapping[tuple[str, str, int], tuple[ParameterVerdict, ...]] | None = None,
+) -> str:
+    """The snapshot text of ``reference`` (see :func:`snapshot_of` and :func:`encode`)."""
+    return encode(snapshot_of(reference, verdicts))
 
 
 def json_schema_text() -> str:
@@ -111,12 +228,11 @@ def json_schema_text() -> str:
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def dump_snapshot(reference: Reference, output: Path | None) -> int:
-    """Write the snapshot to ``output`` (atomically, untouched if equal) or to stdout.
+def dump_snapshot(text: str, output: Path | None) -> int:
+    """Write the snapshot ``text`` to ``output`` (atomically, untouched if equal) or to stdout.
 
     ``None`` or ``-`` means stdout. Returns the exit code of ``gendoc export``.
     """
-    text = dumps(reference)
     if output is None or str(output) == STDOUT:
         write_stdout_bytes(text.encode("utf-8"))
         return 0
@@ -218,7 +334,7 @@ def _check_format(data: Any) -> None:
 
 # Fields that are versions (at least 1) or counts (at least 0); in every string a control
 # character other than a line break or a tab is refused.
-_VERSIONS = frozenset({"since_version", "function_versions"})
+_VERSIONS = frozenset({"since_version", "function_versions", "opset_versions"})
 _COUNTS = frozenset({"min_arity", "min_inputs", "max_inputs", "min_outputs", "max_outputs"})
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -235,6 +351,11 @@ def _bad_value(value: Any, path: str, field: str) -> str | None:
             problem = _bad_value(item, f"{path}[{i}]", field)
             if problem:
                 return problem
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            problem = _bad_value(key, f"{path} key", "") or _bad_value(item, f"{path}.{key}", "")
+            if problem:
+                return problem
     elif isinstance(value, str):
         found = _CONTROL.search(value)
         if found:
@@ -247,8 +368,8 @@ def _bad_value(value: Any, path: str, field: str) -> str | None:
     return None
 
 
-def from_data(data: Any) -> Reference:
-    """Rebuild a Reference from parsed snapshot JSON; raise UsageError naming the bad value."""
+def snapshot_from_data(data: Any) -> Snapshot:
+    """Check parsed snapshot JSON and convert it; raise UsageError naming the bad value."""
     try:
         problem = _unreadable_value(data)
         if problem:
@@ -261,10 +382,24 @@ def from_data(data: Any) -> Reference:
         _check_unique(snapshot.schemas)
     except _Invalid as exc:
         raise UsageError(str(exc)) from None
+    return snapshot
+
+
+def reference_of(snapshot: Snapshot) -> Reference:
+    """The model a snapshot holds: what the documents and ``diff`` are made from."""
+    entries = sorted(snapshot.schemas, key=schema_sort_key)
     return Reference(
         onnx_version=snapshot.onnx_version,
-        schemas=tuple(sorted(snapshot.schemas, key=schema_sort_key)),
+        schemas=tuple(Schema(**{n: getattr(e, n) for n in _SCHEMA_FIELDS}) for e in entries),
+        examples=dict(snapshot.examples),
+        samples=dict(snapshot.samples),
+        details={schema_sort_key(e): e.details for e in entries if e.details is not None},
     )
+
+
+def from_data(data: Any) -> Reference:
+    """Rebuild a Reference from parsed snapshot JSON; raise UsageError naming the bad value."""
+    return reference_of(snapshot_from_data(data))
 
 
 def _check_unique(schemas: Iterable[Schema]) -> None:
@@ -291,6 +426,19 @@ def _json_error(text: str, exc: json.JSONDecodeError) -> str:
     return f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
 
 
+def _well_formed(raw: bytes) -> Snapshot | None:
+    """The snapshot, decoded by msgspec straight from the bytes, when nothing in it is wrong
+    (every file gendoc wrote); ``None`` sends it to the reading that names what is wrong."""
+    try:
+        snapshot = msgspec.json.decode(raw, type=Snapshot, strict=True)
+        if _bad_value(snapshot, "$", "") is not None:
+            return None
+        _check_unique(snapshot.schemas)
+    except (msgspec.MsgspecError, _Invalid):
+        return None
+    return snapshot
+
+
 def load_snapshot(path: Path) -> Reference:
     """Read a snapshot file; every way it can be unusable is one UsageError line."""
     if path.is_dir():
@@ -301,6 +449,9 @@ def load_snapshot(path: Path) -> Reference:
         raise UsageError(str(exc)) from None
     if raw is None:
         raise UsageError(f"snapshot file not found: {path}")
+    snapshot = _well_formed(raw)
+    if snapshot is not None:
+        return reference_of(snapshot)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:

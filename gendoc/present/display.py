@@ -406,12 +406,17 @@ def md_inert(text: object) -> Markup:
     return Markup(str(md_escape(text)).replace("@", f"@{_ZWJ}"))
 
 
-def code_block(text: object) -> str:
-    """``text`` as a fenced code block that nothing in it can close, mentions and tags inert."""
-    body = _unlinked(str(text))
+def fenced(text: object, language: str = "text") -> str:
+    """``text`` as a fenced code block that no run of backticks in it can close."""
+    body = str(text)
     longest = max((len(run) for run in re.findall(r"`{3,}", body)), default=2)
     fence = "`" * (longest + 1)
-    return f"{fence}text\n{body}\n{fence}"
+    return f"{fence}{language}\n{body}\n{fence}"
+
+
+def code_block(text: object) -> str:
+    """``text`` as a fenced code block that nothing in it can close, mentions and tags inert."""
+    return fenced(_unlinked(str(text)))
 
 
 def code_span(text: object) -> str:

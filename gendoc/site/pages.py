@@ -42,7 +42,7 @@ from gendoc.site import coverage, evidence_pages, opsets, tags
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.parts import Parts, folder_of
-from gendoc.site.paths import PagePaths
+from gendoc.site.paths import PagePaths, markdown_url
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
 from gendoc.storage.resources import templates_root
@@ -248,6 +248,12 @@ class SiteContent:
 
     def domain_index(self, domain: str) -> str:
         return self.paths.domain_index(domain)
+
+    def markdown_link(self, op: Operator) -> str:
+        """The operator's Markdown beside its page (see :mod:`gendoc.site.published`), as a
+        link from the page."""
+        page = url_of(self.operator_page(op.domain, op.name), self.directory_urls)
+        return posixpath.basename(markdown_url(page))
 
     def anchor(self, domain: str, name: str) -> str:
         return self.paths.anchor(domain, name)

@@ -60,6 +60,10 @@ class PagePaths:
     def domain_index(self, domain: str) -> str:
         return f"operators/{self._domains[domain]}/index.md"
 
+    def domain_segment(self, domain: str) -> str:
+        """The domain's name as a path segment (its folder, its data file's name)."""
+        return self._domains[domain]
+
     def operator_page(self, domain: str, name: str) -> str:
         return f"operators/{self._domains[domain]}/{self._operators[(domain, name)]}.md"
 
@@ -75,3 +79,11 @@ class PagePaths:
         key = f"{self._domains[domain]}/{self._operators[(domain, name)]}"
         plain = key.replace(".", "-").replace("/", "-").lower()
         return plain if _SAFE_NAME.fullmatch(plain) else hashed(key)
+
+
+def markdown_url(page_url: str) -> str:
+    """Where a page's Markdown is, beside it: ``Reshape.html`` -> ``Reshape.md``, and with
+    directory URLs ``Reshape/`` -> ``Reshape/index.md``."""
+    if page_url.endswith("/"):
+        return f"{page_url}index.md"
+    return page_url.removesuffix(".html") + ".md"

@@ -80,6 +80,7 @@ from gendoc.site.pages import (
     SiteContent,
 )
 from gendoc.site.parts import write_parts
+from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles, parts_folder
 from gendoc.site.search_ui import panel_attributes, write_terms
@@ -152,6 +153,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     """Where each language's search index waits to be joined (see :mod:`.search_index`)."""
     index_parts_owner = 0
     """The process that made ``index_parts``."""
+    published: Published
+    """The data and Markdown files published beside the pages (see :mod:`.published`)."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -166,6 +169,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             raise PluginError(f"gendoc: {exc}") from exc
         self.pages_key = content_key(self.content)
         self.cache = site_folder(config)
+        self.published = Published(self.content, config.site_url or "", self.pages_key)
         return config
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -228,10 +232,20 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             store.save()
 
     def _worker_done(self, site: Path, built_before: int, languages: list[str]) -> None:
-        """In the worker, its builds over: save their stores and index their folders."""
+        """In the worker, its builds over: save their stores, write their Markdown and index
+        their folders."""
         self._save_stores(built_before)
         for lang in languages:
+            self._publish(site, lang)
             index_pages(site, self.cache, Pages(lang, lang), self._index_parts(site))
+
+    def _publish(self, site: Path, lang: str) -> None:
+        """Write a language's Markdown files and its llms.txt pair (see :mod:`.published`)."""
+        prefix = "" if lang == self.first_language else f"{lang}/"
+        try:
+            self.published.write_language(site / prefix, lang, prefix)
+        except GendocError as exc:
+            raise PluginError(f"gendoc: {exc}") from exc
 
     def _other_languages(self, config: MkDocsConfig) -> list[str]:
         """The languages built into folders of their own: every one but the root's."""
@@ -272,6 +286,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         others = self._other_languages(config)
         parts = self._index_parts(site)
         try:
+            self.published.write_data(site)
+            self._publish(site, self.first_language)
             first = Pages(self.first_language, skip=frozenset(others))
             bundles = [index_pages(site, self.cache, first, parts)]
             if self.worker is not None:  # it indexed the others before it exited
@@ -280,9 +296,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
                 worker.wait()
                 bundles += [parts / lang for lang in others]
             else:
-                bundles += [
-                    index_pages(site, self.cache, Pages(lang, lang), parts) for lang in others
-                ]
+                for lang in others:
+                    self._publish(site, lang)
+                    bundles.append(index_pages(site, self.cache, Pages(lang, lang), parts))
             merge_bundles(site, bundles)
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc

@@ -17,14 +17,16 @@ from onnx import AttributeProto, defs, helper
 from gendoc.collect.registry import attribute_default
 from gendoc.collect.schemas import round_like_numpy
 
-# Exports the snapshot in a fresh interpreter, optionally after importing onnx itself,
-# and says which of onnx, numpy and protobuf the process ended up importing.
+# Writes the snapshot of the collected model (its schemas: what the registry gives) in a
+# fresh interpreter, optionally after importing onnx itself, and says which of onnx, numpy
+# and protobuf the process ended up importing.
 EXPORT = """
 import sys
 if sys.argv[1] == "import onnx first":
     import onnx
-import gendoc
-snapshot = gendoc.export()
+from gendoc.collect import installed
+from gendoc.model.snapshot import dumps
+snapshot = dumps(installed.reference(with_examples=False))
 loaded = [m for m in ("onnx", "numpy", "google.protobuf") if m in sys.modules]
 print(" ".join(loaded) or "none")
 print(snapshot)

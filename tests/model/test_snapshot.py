@@ -3,31 +3,42 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+import gendoc
 from gendoc.cli import main
 from gendoc.commands.diff import load_reference
 from gendoc.errors import UsageError
 from gendoc.model.reference import (
     Attribute,
     Differentiability,
+    Example,
+    FunctionBody,
     Option,
     Parameter,
+    Part,
     Reference,
     Schema,
+    SchemaDetails,
     TypeConstraint,
 )
 from gendoc.model.snapshot import (
+    FORMAT_MINOR,
     FORMAT_VERSION,
     SCHEMA_FILE,
+    ParameterVerdict,
+    SourceVote,
+    domain_part,
     dump_snapshot,
     dumps,
     from_data,
     json_schema_text,
     load_snapshot,
+    snapshot_of,
 )
 from tests.helpers import run_gendoc
 
@@ -86,7 +97,31 @@ def _sample_reference() -> Reference:
                 ),
             ),
         ),
+        examples={"Concat": (Example("concat_2d", "node = make_node('Concat')\n\tx = 1"),)},
+        samples={"concat": "def concat(*xs):\n    return xs"},
+        details={
+            ("com.example", "Foo", 1): SchemaDetails(
+                has_inference=True,
+                source=("onnx/defs/math/defs.cc", 12),
+                function_bodies=(FunctionBody((1, 17), '<domain: "">\nFoo (X) => ()'),),
+                context_dependent=True,
+            )
+        },
     )
+
+
+CONCAT_VERDICTS = {
+    ("", "Concat", 4): (
+        ParameterVerdict(
+            Part.OUTPUT,
+            "out",
+            Differentiability.DIFFERENTIABLE,
+            "strong",
+            "GD203",
+            (SourceVote("pytorch", "gradient"), SourceVote("onnx-ad", "gradient")),
+        ),
+    )
+}
 
 
 def _validator() -> jsonschema.Draft202012Validator:
@@ -122,19 +157,66 @@ def test_installed_onnx_snapshot_follows_the_schema_and_round_trips(reference: R
     data = json.loads(dumps(reference))
     _validator().validate(data)
     assert data["format_version"] == FORMAT_VERSION
+    assert data["format_minor"] == FORMAT_MINOR
     assert data["onnx_version"] == reference.onnx_version
-    restored = from_data(data)
-    assert restored.schemas == reference.schemas
-    assert restored.examples == {} and restored.samples == {}
+    assert data["gendoc_version"] == gendoc.__version__
+    assert from_data(data) == reference
+
+
+def test_verdicts_are_written_with_their_schema_and_follow_the_schema() -> None:
+    data = _data_with_verdicts()
+    _validator().validate(data)
+    concat, foo = data["schemas"]
+    assert concat["evidence"] == [
+        {
+            "part": "output",
+            "name": "out",
+            "suggested": "differentiable",
+            "strength": "strong",
+            "rule": "GD203",
+            "votes": [
+                {"source": "pytorch", "verdict": "gradient"},
+                {"source": "onnx-ad", "verdict": "gradient"},
+            ],
+        }
+    ]
+    assert foo["evidence"] == [] and concat["details"] is None
+    assert foo["details"]["source"] == ["onnx/defs/math/defs.cc", 12]
+
+
+def test_a_domain_part_holds_its_schemas_and_their_examples_alone() -> None:
+    whole = snapshot_of(_sample_reference())
+    concat = domain_part(whole, "")
+    assert [s.name for s in concat.schemas] == ["Concat"]
+    assert set(concat.examples) == {"Concat"} and set(concat.samples) == {"concat"}
+    foo = domain_part(whole, "com.example")
+    assert [s.name for s in foo.schemas] == ["Foo"]
+    assert foo.examples == {} and foo.samples == {}
+    assert foo.onnx_version == whole.onnx_version
+
+
+def _data_with_verdicts() -> dict:
+    return json.loads(dumps(_sample_reference(), CONCAT_VERDICTS))
+
+
+def test_a_newer_minor_version_is_read_and_what_it_adds_is_ignored() -> None:
+    """The compatibility rule: a minor version only adds optional fields; readers of the same
+    major read it, and the published schema accepts it."""
+    data = _data_with_verdicts()
+    data["format_minor"] = FORMAT_MINOR + 1
+    data["schemas"][0]["runtime_support"] = [{"runtime": "onnxruntime", "supported": True}]
+    data["added_later"] = {"anything": 1}
+    assert _validator().is_valid(data)
+    assert from_data(data) == _sample_reference()
 
 
 def test_order_does_not_depend_on_the_order_of_the_model() -> None:
     reference = _sample_reference()
-    shuffled = Reference(
-        reference.onnx_version,
-        tuple(
+    shuffled = replace(
+        reference,
+        schemas=tuple(
             Schema(**{**s.__dict__, "attributes": tuple(reversed(s.attributes))})
-            for s in reference.schemas
+            for s in reversed(reference.schemas)
         ),
     )
     assert dumps(shuffled) == dumps(reference)
@@ -143,13 +225,13 @@ def test_order_does_not_depend_on_the_order_of_the_model() -> None:
     assert [a["name"] for a in schemas[1]["attributes"]] == ["alpha", "mode"]
 
 
-def test_examples_and_samples_are_left_out() -> None:
-    reference = _sample_reference()
-    with_prose = Reference(
-        reference.onnx_version, reference.schemas, samples={"concat": "def concat(): ..."}
-    )
-    assert dumps(with_prose) == dumps(reference)
-    assert "concat()" not in dumps(with_prose)
+def test_examples_samples_and_details_are_kept_as_data() -> None:
+    data = _data(_sample_reference())
+    assert data["examples"] == {
+        "Concat": [{"summary": "concat_2d", "code": "node = make_node('Concat')\n\tx = 1"}]
+    }
+    assert data["samples"] == {"concat": "def concat(*xs):\n    return xs"}
+    assert data["schemas"][1]["details"]["function_bodies"][0]["opset_versions"] == [1, 17]
 
 
 def test_load_reference_installed_collects_this_environment(reference: Reference) -> None:
@@ -160,14 +242,15 @@ def test_dump_snapshot_writes_once_and_refuses_a_folder(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "sub" / "snap.json"
-    assert dump_snapshot(_sample_reference(), target) == 0
-    assert target.read_text(encoding="utf-8") == dumps(_sample_reference())
+    text = dumps(_sample_reference())
+    assert dump_snapshot(text, target) == 0
+    assert target.read_text(encoding="utf-8") == text
     mtime = target.stat().st_mtime_ns
-    assert dump_snapshot(_sample_reference(), target) == 0
+    assert dump_snapshot(text, target) == 0
     assert target.stat().st_mtime_ns == mtime
     assert "unchanged" in capsys.readouterr().err
     with pytest.raises(UsageError, match="folder"):
-        dump_snapshot(_sample_reference(), tmp_path)
+        dump_snapshot(text, tmp_path)
 
 
 def test_export_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
@@ -240,6 +323,11 @@ BAD_FILES = {
     "other-json-object": ('{"name": "package", "version": "1.0"}', "not a gendoc snapshot"),
     "newer-format": (_with_version(FORMAT_VERSION + 1), "upgrade gendoc"),
     "older-format": (_with_version(0), "not supported"),
+    "format-version-2": (
+        _with_version(2),
+        "snapshot format version 2 is not supported (this gendoc reads 3); "
+        "export the snapshot again",
+    ),
     "format-version-string": (_with_version("1"), "$.format_version: expected `int`, got `str`"),
     "format-version-huge": (_with_version(10**30), "upgrade gendoc"),
     "bad-tag": (
@@ -288,6 +376,14 @@ BAD_FILES = {
     "negative-count": (
         _with_raw(("schemas", 0, "min_inputs"), "-1"),
         "$.schemas[0].min_inputs: a count is at least 0, not -1",
+    ),
+    "version-zero-in-a-function-body": (
+        _with_raw(("schemas", 1, "details", "function_bodies", 0, "opset_versions"), "[0]"),
+        "$.schemas[1].details.function_bodies[0].opset_versions[0]: a version is at least 1",
+    ),
+    "escape-in-an-example": (
+        _with_raw(("examples", "Concat", 0, "code"), '"x\\u001b[2J"'),
+        "$.examples.Concat[0].code: holds the control character U+001B",
     ),
     "nul-in-a-name": (
         _with_raw(("schemas", 0, "name"), '"Con\\u0000cat"'),

@@ -817,3 +817,40 @@ def test_cast_is_light_and_a_chosen_diff_shows_in_two_steps(
     assert flipped(cast[6], cast[19]) == (diff.locator(".gd-tag-changes").count() == 1)
     assert no_sideways_scroll(page) <= 0
     shoot(page, f"compare-cast-{lang}-{width}")
+
+
+COPIED = {"en": ("Copy as Markdown", "Copied"), "zh": ("复制为 Markdown", "已复制")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_copy_as_markdown_puts_the_page_markdown_on_the_clipboard(
+    browser, site_url: str, lang: str
+) -> None:
+    """The button fetches the Markdown beside the page and copies it, then says so."""
+    import urllib.request
+
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, permissions=["clipboard-read", "clipboard-write"]
+    )
+    tab = context.new_page()
+    problems: list[str] = []
+    tab.on("pageerror", lambda error: problems.append(str(error)))
+    tab.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    try:
+        tab.goto(url_of(site_url, lang, RESHAPE))
+        button = tab.locator("article button.gd-copy-md")
+        label, done = COPIED[lang]
+        expect(button).to_have_text(label)
+        expect(button).to_be_visible()
+        button.click()
+        expect(button).to_have_text(done)
+        copied = tab.evaluate("navigator.clipboard.readText()")
+        markdown = url_of(site_url, lang, RESHAPE.removesuffix(".html") + ".md")
+        with urllib.request.urlopen(markdown) as response:
+            served = response.read().decode("utf-8")
+        assert copied == served and copied.startswith("# Reshape\n")
+        shoot(tab, f"copy-markdown-{lang}")
+        expect(button).to_have_text(label)  # the label comes back
+    finally:
+        context.close()
+    assert not problems, problems

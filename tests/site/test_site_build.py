@@ -739,3 +739,110 @@ def test_hostile_text_is_shown_as_text(hostile_site: Path, lang: str) -> None:
     assert 'class="gd-diff gd-diff-tagged" id="diff-1-2" open' in html  # version 2 tags X and Y
     names = [p.name for p in hostile_pages(hostile_site)]
     assert not any("<" in n or "/" in n for n in names)
+
+
+# ------------------------------------------------------------- the reference as data
+
+
+VERSION_HEADING = {"en": "## Version {}", "zh": "## 第 {} 版"}
+SITE_URL = os.environ.get("SITE_URL", "https://gendoc.example.org/")  # as mkdocs.yml
+
+
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_the_site_serves_the_export_a_file_per_domain_and_their_schema(
+    site: Path, exported: Path
+) -> None:
+    """The site's reference.json is what ``gendoc export`` writes; each domain's file holds
+    that domain's schemas; every file validates (``jsonschema``) against the schema served."""
+    import jsonschema
+
+    from gendoc.model.snapshot import SCHEMA_FILE
+
+    data = site / "reference"
+    assert (data / "reference.json").read_bytes() == exported.read_bytes()
+    assert (data / "snapshot.schema.json").read_bytes() == SCHEMA_FILE.read_bytes()
+    validator = jsonschema.Draft202012Validator(_json(data / "snapshot.schema.json"))
+    whole = _json(data / "reference.json")
+    validator.validate(whole)
+    per_domain = {}
+    for path in sorted((data / "domains").iterdir()):
+        part = _json(path)
+        validator.validate(part)
+        domains = {s["domain"] for s in part["schemas"]}
+        assert len(domains) == 1, path
+        (domain,) = domains
+        assert path.name == f"{domain or 'ai.onnx'}.json"
+        per_domain[domain] = [(s["name"], s["since_version"]) for s in part["schemas"]]
+    expected = {}
+    for (domain, name), versions in onnx_operators().items():
+        expected.setdefault(domain, []).extend((name, s.since_version) for s in versions)
+    assert {d: sorted(v) for d, v in per_domain.items()} == {
+        d: sorted(v) for d, v in expected.items()
+    }
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_operator_page_has_its_markdown_beside_it(site: Path, lang: str) -> None:
+    """The page's content without the site around it: every version, its tags and names."""
+    for (domain, name), versions in onnx_operators().items():
+        path = f"operators/{domain or 'ai.onnx'}/{name}"
+        text = page(site, lang, f"{path}.md")
+        html = page(site, lang, f"{path}.html")
+        assert text.startswith(f"# {name}\n"), path
+        assert "md-header" not in text and "<script" not in text, path
+        for schema in versions:
+            assert VERSION_HEADING[lang].format(schema.since_version) in text, (path, schema)
+            if not schema.deprecated:
+                for param in (*schema.inputs, *schema.outputs):
+                    assert f"<code>{escape(param.name)}</code>" in text, (path, param.name)
+        button = f'data-gd-markdown="{name}.md"'
+        assert button in html and f'<a href="{name}.md" type="text/markdown">' in html, path
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_llms_txt_links_every_operator_markdown_in_the_llmstxt_layout(
+    site: Path, lang: str
+) -> None:
+    """A title, a summary as a quote, then lists of links (llmstxt.org); each link names a
+    file of the site; llms-full.txt holds every operator's Markdown."""
+    text = page(site, lang, "llms.txt")
+    lines = text.splitlines()
+    assert lines[0].startswith("# ") and lines[1] == "" and lines[2].startswith("> ")
+    links = re.findall(r"^- \[[^\]]+\]\(([^)]+)\)", text, re.M)
+    prefix = "" if lang == "en" else f"{lang}/"
+    operators = {
+        f"{SITE_URL}{prefix}operators/{domain or 'ai.onnx'}/{name}.md"
+        for domain, name in onnx_operators()
+    }
+    assert operators <= set(links)
+    for link in links:
+        assert link.startswith(SITE_URL), link
+        assert (site / link.removeprefix(SITE_URL)).is_file(), link
+    assert f"{SITE_URL}reference/reference.json" in links
+    full = page(site, lang, "llms-full.txt")
+    for domain, name in onnx_operators():
+        assert page(site, lang, f"operators/{domain or 'ai.onnx'}/{name}.md") in full, name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_home_page_links_the_reference_as_data(site: Path, lang: str) -> None:
+    html = article(page(site, lang, "index.html"))
+    up = "" if lang == "en" else "../"
+    for target in ("reference/reference.json", "reference/snapshot.schema.json"):
+        assert f'href="{up}{target}"' in html, target
+    for target in ("llms.txt", "llms-full.txt"):
+        assert f'href="{target}"' in html, target
+    assert f'href="{up}reference/domains/ai.onnx.json"' in html
+
+
+def test_hostile_names_give_safe_data_files_and_inert_markdown(hostile_site: Path) -> None:
+    names = [p.name for p in (hostile_site / "reference" / "domains").iterdir()]
+    assert len(names) == len(HOSTILE_DOMAINS)
+    assert all(re.fullmatch(r"[A-Za-z0-9_.\-]+\.json", n) for n in names), names
+    for lang in LANGUAGES:
+        text = page(hostile_site, lang, "operators/com.example.hostile/Hostile.md")
+        assert "&lt;script&gt;alert('script in schema text')&lt;/script&gt;" in text
+        assert "<script" not in text and "<img" not in text

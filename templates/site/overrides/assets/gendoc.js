@@ -1,5 +1,5 @@
-/* The page's small behaviours: a filter on a domain's table, and a language switch that keeps
- * the anchor. (The header's search is search.js.)
+/* The page's small behaviours: a filter on a domain's table, a language switch that keeps
+ * the anchor, and an operator page's "copy as Markdown". (The header's search is search.js.)
  *
  * Filter: a domain's index has a box (hidden until this script shows it) that hides the
  * rows of its table whose operator name lacks the box's text. It lives here rather than
@@ -32,6 +32,39 @@
       tagRows.forEach(function (row) {
         row.classList.toggle("gd-tag-off", tag !== "" && !row.querySelector(".gd-n-" + tag));
       });
+    });
+  }
+
+  // "Copy as Markdown" on an operator page (hidden without this script): fetches the page's
+  // Markdown, which sits beside it, and puts it on the clipboard; the button says how it went.
+  var copy = document.querySelector("button.gd-copy-md");
+  if (copy && navigator.clipboard) {
+    var label = copy.textContent;
+    copy.hidden = false;
+    copy.addEventListener("click", function () {
+      fetch(copy.dataset.gdMarkdown)
+        .then(function (response) {
+          if (!response.ok) {
+            throw new Error(response.status);
+          }
+          return response.text();
+        })
+        .then(function (text) {
+          return navigator.clipboard.writeText(text);
+        })
+        .then(
+          function () {
+            copy.textContent = copy.dataset.gdDone;
+          },
+          function () {
+            copy.textContent = copy.dataset.gdFailed;
+          }
+        )
+        .then(function () {
+          setTimeout(function () {
+            copy.textContent = label;
+          }, 2000);
+        });
     });
   }
 

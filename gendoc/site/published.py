@@ -1,0 +1,183 @@
+"""What the site publishes for tools beside its pages: the reference as data and as Markdown.
+
+At the site's root, the same for every language, under ``reference/``:
+
+- ``reference.json``: what ``gendoc export`` writes for the site's reference;
+- ``domains/<domain>.json``: the same for one domain alone (``ai.onnx.json``,
+  ``ai.onnx.ml.json``, named as the domain's folder of pages), so that a tool needs not
+  fetch every domain;
+- ``snapshot.schema.json``: the JSON Schema of both (:mod:`gendoc.model.snapshot`).
+
+In each language's folder:
+
+- beside every operator page its Markdown (``Reshape.md`` next to ``Reshape.html``): the
+  page's content without the site around it (``site/operator.md.j2``), which the page's
+  "copy as Markdown" button fetches;
+- ``llms.txt`` (the llmstxt.org layout: a title, a summary, then lists of links to the
+  Markdown) and ``llms-full.txt``, every operator's Markdown in one file.
+
+Each file is written by the process that built its language, once the pages are written;
+nothing here is an mkdocs page, so the files cost mkdocs nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import jinja2
+from mkdocs.utils import write_file
+
+from gendoc.commands.export import export_snapshot
+from gendoc.model.reference import Operator
+from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode
+from gendoc.present import render
+from gendoc.present.display import fenced
+from gendoc.present.render import template_errors
+from gendoc.site.onnx_links import source_url
+from gendoc.site.pages import SiteContent, url_of
+from gendoc.site.paths import markdown_url
+from gendoc.storage.cache import JSON, cached
+
+DATA_FOLDER = "reference"
+WHOLE = "reference.json"
+SCHEMA = "snapshot.schema.json"
+DOMAINS = "domains"
+"""The folder of the per-domain files, apart so that no domain's name can be another file's."""
+LLMS = "llms.txt"
+LLMS_FULL = "llms-full.txt"
+
+
+@dataclass(eq=False)
+class Published:
+    """The files of :mod:`gendoc.site.published` for one site's content.
+
+    ``site_url`` is mkdocs' ``site_url`` (empty when not set): the links of ``llms.txt``
+    are absolute under it, as llmstxt.org asks, and relative to the file without it.
+    ``key`` is what the content is made from (the plugin's key of the generated pages):
+    the files are kept in the cache under it, so that a rebuild with nothing changed
+    only writes them.
+    """
+
+    content: SiteContent
+    site_url: str = ""
+    key: str = ""
+
+    def _kept(
+        self, name: str, names: set[str], make: Callable[[], dict[str, str]], *more: str
+    ) -> dict[str, str]:
+        """``make()``, or what it gave an earlier build of the same content (``more`` says
+        what else it depends on). A kept value is used only when it names exactly the files
+        ``names`` lists: a damaged or foreign cache entry can never choose where to write."""
+        if not self.key:
+            return make()
+        key = hashlib.sha256("\0".join((self.key, self.site_url, *more)).encode()).hexdigest()
+
+        def valid(value: object) -> bool:
+            return (
+                isinstance(value, dict)
+                and set(value) == names
+                and all(isinstance(text, str) for text in value.values())
+            )
+
+        return cached(f"published-{name}", key[:40], make, JSON, only_latest=True, valid=valid)
+
+    def data(self) -> dict[str, str]:
+        """The files of ``reference/``, by name."""
+        domains = {self.domain_file(domain) for domain in self.content.reference.domains}
+        return self._kept("data", {WHOLE, SCHEMA, *domains}, self._data)
+
+    def _data(self) -> dict[str, str]:
+        snapshot = export_snapshot(self.content.reference, self.content.verdicts)
+        files = {WHOLE: encode(snapshot), SCHEMA: SCHEMA_FILE.read_text(encoding="utf-8")}
+        for domain in self.content.reference.domains:
+            files[self.domain_file(domain)] = encode(domain_part(snapshot, domain))
+        return files
+
+    def markdown_path(self, op: Operator) -> str:
+        """The Markdown of an operator, relative to its language's root."""
+        page = self.content.operator_page(op.domain, op.name)
+        return markdown_url(url_of(page, self.content.directory_urls))
+
+    def domain_file(self, domain: str) -> str:
+        """``ai.onnx.json``: a domain's data file, named as its folder of pages is."""
+        return f"{DOMAINS}/{self.content.paths.domain_segment(domain)}.json"
+
+    @cached_property
+    def _operators(self) -> list[Operator]:
+        return list(self.content.reference.operators())
+
+    def _env(self, lang: str) -> jinja2.Environment:
+        reference = self.content.reference
+        options = render.RenderOptions(lang=lang, templates=self.content.templates)
+        env = render.environment(options, reference.onnx_version).overlay()
+        env.filters["fenced"] = fenced
+        return env
+
+    def operator_markdown(self, lang: str) -> dict[str, str]:
+        """Every operator's Markdown in ``lang``, by its path under the language's root."""
+        reference = self.content.reference
+        env = self._env(lang)
+        with template_errors():
+            template = env.get_template("site/operator.md.j2")
+            return {
+                self.markdown_path(op): template.render(
+                    op=op,
+                    reference=reference,
+                    examples=reference.examples.get(op.name, ()),
+                    source_url=lambda source: source_url(reference.onnx_version, source),
+                )
+                for op in self._operators
+            }
+
+    def llms(self, lang: str, prefix: str, markdown: dict[str, str]) -> dict[str, str]:
+        """``llms.txt`` and ``llms-full.txt`` of a language whose root is ``prefix`` under the
+        site's root (``""`` or ``"zh/"``)."""
+        # Absolute under the site's URL; without one, relative to the language's root.
+        base = f"{self.site_url.rstrip('/')}/" if self.site_url else ""
+        here = f"{base}{prefix}" if base else ""
+        data = f"{base}{DATA_FOLDER}/" if base else f"{'../' * prefix.count('/')}{DATA_FOLDER}/"
+        reference = self.content.reference
+        context = {
+            "reference": reference,
+            "domains": [
+                (domain, list(reference.operators(domain))) for domain in reference.domains
+            ],
+            "url": lambda op: f"{here}{self.markdown_path(op)}",
+            "data": data,
+            "domain_file": self.domain_file,
+            "files": {"whole": WHOLE, "schema": SCHEMA, "full": f"{here}{LLMS_FULL}"},
+        }
+        env = self._env(lang)
+        with template_errors():
+            index = env.get_template("site/llms.txt.j2").render(context, full=False)
+            head = env.get_template("site/llms.txt.j2").render(context, full=True)
+        body = "\n".join(markdown[self.markdown_path(op)] for op in self._operators)
+        return {LLMS: index, LLMS_FULL: f"{head}\n{body}"}
+
+    def language_files(self, lang: str, prefix: str) -> dict[str, str]:
+        """A language's Markdown and its ``llms.txt`` pair, by path under its root."""
+
+        def make() -> dict[str, str]:
+            markdown = self.operator_markdown(lang)
+            return {**markdown, **self.llms(lang, prefix, markdown)}
+
+        names = {LLMS, LLMS_FULL, *(self.markdown_path(op) for op in self._operators)}
+        return self._kept(f"markdown-{lang}", names, make, lang, prefix)
+
+    def write_language(self, root: Path, lang: str, prefix: str) -> None:
+        """Write a language's Markdown and its ``llms.txt`` pair into its ``root`` folder."""
+        _write(root, self.language_files(lang, prefix))
+
+    def write_data(self, site: Path) -> None:
+        """Write ``reference/`` at the site's root."""
+        _write(site / DATA_FOLDER, self.data())
+
+
+def _write(folder: Path, files: dict[str, str]) -> None:
+    """Write ``files`` (by path under ``folder``) as mkdocs writes the site's other files."""
+    for name, text in files.items():
+        write_file(text.encode("utf-8"), str(folder / name))

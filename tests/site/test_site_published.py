@@ -1,0 +1,55 @@
+"""The files published beside the site's pages, made without a site build (one small domain)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gendoc.site.content import site_content
+from gendoc.site.paths import markdown_url
+from gendoc.site.published import LLMS, LLMS_FULL, Published
+
+DOMAIN = "ai.onnx.preview.training"  # a handful of operators, in every onnx gendoc supports
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("GENDOC_CACHE_DIR", str(folder))
+    return folder
+
+
+def _published(site_url: str = "") -> Published:
+    return Published(site_content((), (DOMAIN,), None), site_url, key="k")
+
+
+def test_markdown_sits_beside_its_page_in_both_url_layouts() -> None:
+    assert markdown_url("operators/ai.onnx/Reshape.html") == "operators/ai.onnx/Reshape.md"
+    assert markdown_url("operators/ai.onnx/Reshape/") == "operators/ai.onnx/Reshape/index.md"
+
+
+def test_a_kept_entry_naming_other_files_is_made_again(cache: Path, tmp_path: Path) -> None:
+    """A damaged or foreign cache entry cannot choose where the site's files are written."""
+    published = _published()
+    made = published.language_files("en", "")
+    assert {LLMS, LLMS_FULL} < set(made)
+    (entry,) = cache.glob("published-markdown-en-*.json")
+    entry.write_text(json.dumps({"../../outside.txt": "x", LLMS: "planted"}), encoding="utf-8")
+    again = _published().language_files("en", "")
+    assert again == made
+    site = tmp_path / "site"
+    _published().write_language(site, "en", "")
+    written = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    assert written == sorted(made)
+    assert not (tmp_path / "outside.txt").exists()
+
+
+def test_llms_links_are_relative_without_a_site_url(cache: Path) -> None:
+    files = _published().language_files("zh", "zh/")
+    index = files[LLMS]
+    assert "](operators/" in index and "](../reference/reference.json)" in index
+    absolute = _published("https://example.org/docs/").language_files("zh", "zh/")[LLMS]
+    assert "](https://example.org/docs/zh/operators/" in absolute
+    assert "](https://example.org/docs/reference/reference.json)" in absolute
