@@ -31,7 +31,7 @@ from pathlib import Path
 import jinja2
 from mkdocs.utils import write_file
 
-from gendoc.commands.export import export_snapshot
+from gendoc.audit.snapshot_verdicts import export_snapshot
 from gendoc.model.reference import Operator
 from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode
 from gendoc.present import render
