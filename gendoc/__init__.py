@@ -18,9 +18,9 @@ _EXPORTS = {
     "export": "gendoc.commands.export",
     "diff": "gendoc.commands.diff",
     "format_check": "gendoc.commands.check",
-    "format_diff": "gendoc.commands.diff",
+    "format_diff": "gendoc.present.diff_report",
     "RenderOptions": "gendoc.present.render",
-    "FailOn": "gendoc.commands.diff",
+    "FailOn": "gendoc.model.compare",
 }
 __all__ = sorted(_EXPORTS)
 

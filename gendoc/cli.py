@@ -193,7 +193,9 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from gendoc.commands.diff import FailOn, diff, format_diff
+    from gendoc.commands.diff import diff
+    from gendoc.model.compare import FailOn
+    from gendoc.present.diff_report import format_diff
 
     report = diff(args.old, args.new, schemas=args.schemas)
     fail_on = FailOn(args.fail_on)

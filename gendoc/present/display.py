@@ -339,6 +339,8 @@ class Display:
 
     def filters(self) -> dict[str, Callable[..., Any]]:
         """Everything above as Jinja filters, under the names the templates use."""
+        from gendoc.present.change_messages import change_message  # it names PARTS from here
+
         return {
             "tag": self.tag,
             "part": self.part,
@@ -363,11 +365,11 @@ class Display:
             "code": code_span,
             "gh_data": github_data,
             "gh_property": github_property,
-            "change": lambda change, known=frozenset(): change.message(
-                code_span, self.labels, known
+            "change": lambda change, known=frozenset(): change_message(
+                change, code_span, self.labels, known
             ),
-            "change_text": lambda change, known=frozenset(): change.message(
-                str, self.labels, known
+            "change_text": lambda change, known=frozenset(): change_message(
+                change, str, self.labels, known
             ),
             "inert": md_inert,
             "code_block": code_block,
