@@ -27,7 +27,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from operator import attrgetter
@@ -36,17 +35,14 @@ from typing import Any, Literal, TypeVar
 
 import msgspec
 
-from gendoc.console import write_stdout_bytes
 from gendoc.errors import GendocError, UsageError
 from gendoc.model.reference import Reference, Schema, schema_sort_key
-from gendoc.storage.write import read_regular_file, write_documents
+from gendoc.storage.write import read_regular_file
 
 FORMAT = "gendoc-snapshot"
 FORMAT_VERSION = 2
 INSTALLED = "installed"
 """The word that stands for the onnx of the running environment instead of a file."""
-STDOUT = "-"
-"""The ``--output`` that means standard output."""
 
 SCHEMA_FILE = Path(__file__).with_name("snapshot.schema.json")
 
@@ -109,22 +105,6 @@ def json_schema_text() -> str:
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     schema.update(msgspec.json.schema(Snapshot))
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def dump_snapshot(reference: Reference, output: Path | None) -> int:
-    """Write the snapshot to ``output`` (atomically, untouched if equal) or to stdout.
-
-    ``None`` or ``-`` means stdout. Returns the exit code of ``gendoc export``.
-    """
-    text = dumps(reference)
-    if output is None or str(output) == STDOUT:
-        write_stdout_bytes(text.encode("utf-8"))
-        return 0
-    if output.is_dir():
-        raise UsageError(f"output is a folder, not a file: {output}")
-    written = write_documents(output.parent, {output.name: text})
-    print(f"{'wrote' if written else 'unchanged'} {output}", file=sys.stderr)
-    return 0
 
 
 # --- JSON -> model -------------------------------------------------------------------------

@@ -23,7 +23,6 @@ from gendoc.model.reference import (
 from gendoc.model.snapshot import (
     FORMAT_VERSION,
     SCHEMA_FILE,
-    dump_snapshot,
     dumps,
     from_data,
     json_schema_text,
@@ -154,20 +153,6 @@ def test_examples_and_samples_are_left_out() -> None:
 
 def test_load_reference_installed_collects_this_environment(reference: Reference) -> None:
     assert load_reference("installed").schemas == reference.schemas
-
-
-def test_dump_snapshot_writes_once_and_refuses_a_folder(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    target = tmp_path / "sub" / "snap.json"
-    assert dump_snapshot(_sample_reference(), target) == 0
-    assert target.read_text(encoding="utf-8") == dumps(_sample_reference())
-    mtime = target.stat().st_mtime_ns
-    assert dump_snapshot(_sample_reference(), target) == 0
-    assert target.stat().st_mtime_ns == mtime
-    assert "unchanged" in capsys.readouterr().err
-    with pytest.raises(UsageError, match="folder"):
-        dump_snapshot(_sample_reference(), tmp_path)
 
 
 def test_export_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:
