@@ -34,7 +34,7 @@ NON_DIFF = Differentiability.NON_DIFFERENTIABLE
 UNDEFINED = Differentiability.UNDEFINED
 
 
-def element_types(type_str: str) -> set[str]:
+def element_types_of(type_str: str) -> set[str]:
     """The element types inside a type string: ``seq(tensor(float))`` -> ``{"float"}``.
 
     A map's key type is included; no map key is a floating-point type, so it
@@ -66,7 +66,7 @@ def allowed_types(schema: Schema, param: Parameter) -> tuple[str, ...] | None:
 
 
 def holds_float(types: Iterable[str]) -> bool:
-    return any(is_floating(e) for t in types for e in element_types(t))
+    return any(is_floating(e) for t in types for e in element_types_of(t))
 
 
 def _float_free(

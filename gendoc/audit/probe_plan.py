@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import onnx
 
 from gendoc.audit.cases import NumericCase
-from gendoc.audit.lints import allowed_types, element_types
+from gendoc.audit.lints import allowed_types, element_types_of
 from gendoc.audit.messages import N_, Message, say
 from gendoc.audit.numeric import ProbeSettings, Reason, Skipped, cause
 from gendoc.audit.probe import Value, ValueKind, element_count, to_value, value_type
@@ -81,7 +81,7 @@ def _formal(params: Sequence[Parameter], position: int) -> Parameter | None:
 
 def _allows_double(schema: Schema, param: Parameter) -> bool:
     types = allowed_types(schema, param)
-    return types is not None and any("double" in element_types(t) for t in types)
+    return types is not None and any("double" in element_types_of(t) for t in types)
 
 
 @dataclass(frozen=True)

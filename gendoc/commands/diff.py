@@ -16,7 +16,7 @@ from gendoc.errors import UsageError
 from gendoc.model.compare import DiffReport, Side, compare
 from gendoc.model.reference import Reference
 from gendoc.model.snapshot import INSTALLED, load_snapshot
-from gendoc.present.type_lists import element_types
+from gendoc.present.type_lists import tensor_element_types
 
 MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024
 """The largest snapshot ``gendoc diff`` reads: about 13 times onnx 1.23.2's (2.4 MB), so that
@@ -63,7 +63,7 @@ def diff(old: str | Reference, new: str | Reference, *, schemas: Sequence[str] =
         label = "reference" if isinstance(source, Reference) else source
         sides.append((Side(label, reference.onnx_version), reference))
     (old_side, old_ref), (new_side, new_ref) = sides
-    known = element_types(
+    known = tensor_element_types(
         tc.allowed_types
         for reference in (old_ref, new_ref)
         for schema in reference.schemas

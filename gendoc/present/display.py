@@ -16,8 +16,8 @@ site writes them). Schema prose goes through :meth:`Display.schema_text`, which
 first cleans it (:func:`~gendoc.catalogs.schema_text.schema_source`: line
 endings normalised, control characters and references to them dropped, so
 nothing can end the HTML block it lands in) and renders it with
-:mod:`gendoc.present.schema_markdown` (through an allow-list, never as
-raw HTML; remembered across runs by :mod:`gendoc.present.schema_html`).
+:mod:`gendoc.present.schema_render` (through an allow-list, never as
+raw HTML; remembered across runs by :mod:`gendoc.present.schema_html_cache`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from gendoc.model.reference import (
     domain_label,
 )
 from gendoc.model.stats import tally
-from gendoc.present import schema_html
+from gendoc.present import schema_html_cache
 
 TAGS = {
     Differentiability.DIFFERENTIABLE: N_("differentiable"),
@@ -308,11 +308,11 @@ class Display:
         """
         text = schema_source(text)
         if self.schema is None:
-            return schema_html.html(text, self.docs_base)
+            return schema_html_cache.html(text, self.docs_base)
         html = []
         for translated, run in groupby(self.schema.paragraphs(text), key=itemgetter(1)):
             shown = schema_source("\n\n".join(p for p, _ in run))
-            body = schema_html.html(shown, self.docs_base)
+            body = schema_html_cache.html(shown, self.docs_base)
             if translated:
                 html.append(body)
             else:

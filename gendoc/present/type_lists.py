@@ -32,8 +32,8 @@ def element_type(type_str: str) -> tuple[str, str] | None:
     return (f"{match[1]}*{match[3]}", match[2]) if match else None
 
 
-def element_types(type_lists: Iterable[Sequence[str]]) -> frozenset[str]:
-    """Every element type that appears in ``type_lists``."""
+def tensor_element_types(type_lists: Iterable[Sequence[str]]) -> frozenset[str]:
+    """Every element type of a tensor (``float`` of ``seq(tensor(float))``) in ``type_lists``."""
     found = (element_type(t) for types in type_lists for t in types)
     return frozenset(pair[1] for pair in found if pair is not None)
 
