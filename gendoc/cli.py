@@ -1,4 +1,9 @@
-"""The command line: parse options, call the stages, turn failures into exit codes.
+"""The command line: parse options, call the commands, print and write what they return.
+
+The commands return values (:mod:`gendoc.commands`): this module prints them and
+writes the files of ``export -o`` and ``suggest --out``/``--description``/``--out-dir``
+(``build`` writes its documents itself: writing them is what it is for), and turns
+failures into exit codes.
 
 Exit codes: 0 success; 1 a check found something (stale docs, differences,
 audit findings at the chosen threshold); 2 bad input or usage.
