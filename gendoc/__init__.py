@@ -22,7 +22,7 @@ _EXPORTS = {
     "check": "gendoc.commands.check",
     "export": "gendoc.commands.export",
     "diff": "gendoc.commands.diff",
-    "format_check": "gendoc.commands.check",
+    "format_check": "gendoc.present.check_report",
     "format_diff": "gendoc.present.diff_report",
     "RenderOptions": "gendoc.present.render",
     "FailOn": "gendoc.model.compare",

@@ -186,7 +186,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from gendoc.commands.check import check, format_check
+    from gendoc.commands.check import check
+    from gendoc.present.check_report import format_check
 
     report = check(args.out, _render_options(args), schemas=args.schemas)
     sys.stdout.write(format_check(report, args.max_diff_lines))
