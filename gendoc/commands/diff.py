@@ -16,7 +16,7 @@ from gendoc.errors import UsageError
 from gendoc.model.compare import DiffReport, Side, compare
 from gendoc.model.reference import Reference
 from gendoc.model.snapshot import INSTALLED, load_snapshot
-from gendoc.present.type_lists import tensor_element_types
+from gendoc.model.type_strings import tensor_element_types
 
 MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024
 """The largest snapshot ``gendoc diff`` reads: about 13 times onnx 1.23.2's (2.4 MB), so that
