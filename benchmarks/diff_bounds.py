@@ -37,9 +37,11 @@ from pathlib import Path
 import onnx.defs
 
 from gendoc.catalogs.i18n import ENGLISH
-from gendoc.commands.diff import FailOn, diff, format_diff
+from gendoc.commands.diff import diff
+from gendoc.model.compare import FailOn
 from gendoc.model.reference import Reference, Schema
 from gendoc.model.snapshot import dumps
+from gendoc.present.diff_report import format_diff
 from gendoc.present.display import Display
 from gendoc.site import versions_diff
 

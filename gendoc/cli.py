@@ -1,4 +1,9 @@
-"""The command line: parse options, call the stages, turn failures into exit codes.
+"""The command line: parse options, call the commands, print and write what they return.
+
+The commands return values (:mod:`gendoc.commands`): this module prints them and
+writes the files of ``export -o`` and ``suggest --out``/``--description``/``--out-dir``
+(``build`` writes its documents itself: writing them is what it is for), and turns
+failures into exit codes.
 
 Exit codes: 0 success; 1 a check found something (stale docs, differences,
 audit findings at the chosen threshold); 2 bad input or usage.
@@ -16,6 +21,9 @@ from typing import NoReturn
 from gendoc import __version__
 from gendoc.errors import GendocError, UsageError
 from gendoc.present.render import LANGUAGES, STYLES, UNDEFINED_MODES, RenderOptions
+
+STDOUT = "-"
+"""The output path that means standard output."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -187,7 +195,8 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from gendoc.commands.check import check, format_check
+    from gendoc.commands.check import check
+    from gendoc.present.check_report import format_check
 
     report = check(args.out, _render_options(args), schemas=args.schemas, snapshot=args.snapshot)
     sys.stdout.write(format_check(report, args.max_diff_lines))
@@ -196,13 +205,21 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     from gendoc.commands.export import export
-    from gendoc.model.snapshot import dump_snapshot
+    from gendoc.console import write_stdout_bytes
 
-    return dump_snapshot(export(schemas=args.schemas), args.output)
+    text = export(schemas=args.schemas)
+    if args.output is None or str(args.output) == STDOUT:
+        write_stdout_bytes(text.encode("utf-8"))
+        return 0
+    written = _write_file(args.output, text)
+    print(f"{'wrote' if written else 'unchanged'} {args.output}", file=sys.stderr)
+    return 0
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from gendoc.commands.diff import FailOn, diff, format_diff
+    from gendoc.commands.diff import diff
+    from gendoc.model.compare import FailOn
+    from gendoc.present.diff_report import format_diff
 
     report = diff(args.old, args.new, schemas=args.schemas)
     fail_on = FailOn(args.fail_on)
@@ -211,10 +228,10 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    import gendoc.collect.schemas  # noqa: F401 - a one-line error when onnx is missing or too old
     from gendoc.audit import AuditOptions
-    from gendoc.commands.audit import FAIL_ON, ReportFormat
-    from gendoc.commands.audit import run as run_audit_command
+    from gendoc.audit.report import FORMATTERS, ReportFormat
+    from gendoc.commands.audit import FAIL_ON
+    from gendoc.commands.audit import run as audit_installed
 
     options = AuditOptions(
         domains=args.domain,
@@ -224,27 +241,60 @@ def run_audit(args: argparse.Namespace) -> int:
         max_seconds=args.max_seconds,
         jobs=args.jobs,
     )
-    return run_audit_command(
-        args.schemas,
-        options,
-        report_format=ReportFormat(args.format),
-        fail_on=FAIL_ON[args.fail_on],
-        lang=args.lang,
-    )
+    report = audit_installed(args.schemas, options)
+    sys.stdout.write(FORMATTERS[ReportFormat(args.format)](report, args.lang))
+    return report.exit_status(FAIL_ON[args.fail_on])
 
 
 def run_suggest(args: argparse.Namespace) -> int:
-    from gendoc.commands.suggest import Outputs, run
+    from gendoc.commands.suggest import run
+    from gendoc.console import write_stdout_bytes
     from gendoc.evidence.verdict import Strength
+    from gendoc.storage.write import write_documents
 
-    run(
+    files = [p for p in (args.out, args.description) if p is not None and str(p) != STDOUT]
+    _check_outputs(files, args.out_dir)
+    result = run(
         args.onnx_src,
-        Outputs(args.out, args.description, args.out_dir),
         Strength(args.min_evidence),
         newest_only=args.newest_only,
         whole_versions=args.whole_versions,
     )
+    written: list[Path] = []
+    if args.out_dir is not None:
+        written += write_documents(args.out_dir, result.files())
+        if result.scripts:
+            written += write_documents(args.out_dir / "scripts", result.scripts)
+    for path, text in ((args.out, result.patch), (args.description, result.description)):
+        if path in files:
+            written += _write_file(path, text)
+    if str(args.out) == STDOUT or (args.out is None and args.out_dir is None):
+        write_stdout_bytes(result.patch.encode("utf-8"))
+    for path in written:
+        print(f"wrote {path}", file=sys.stderr)
+    if not result.patch:
+        print(f"gendoc: nothing to change: {result.why_empty()}", file=sys.stderr)
     return 0
+
+
+def _check_outputs(files: list[Path], out_dir: Path | None) -> None:
+    """Refuse outputs that cannot be written before anything slow runs."""
+    if len(set(files)) < len(files):
+        raise UsageError(f"--out and --description name the same file: {files[0]}")
+    for path in files:
+        if path.is_dir():
+            raise UsageError(f"output is a folder, not a file: {path}")
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out-dir is a file, not a folder: {out_dir}")
+
+
+def _write_file(path: Path, text: str) -> list[Path]:
+    """Write ``text`` to ``path`` atomically, untouched if equal; a folder is refused."""
+    from gendoc.storage.write import write_documents
+
+    if path.is_dir():
+        raise UsageError(f"output is a folder, not a file: {path}")
+    return write_documents(path.parent, {path.name: text})
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

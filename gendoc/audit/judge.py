@@ -22,10 +22,50 @@ NON_DIFF = Differentiability.NON_DIFFERENTIABLE
 UNDEFINED = Differentiability.UNDEFINED
 
 
+_WHEN_NONZERO: dict[Differentiability, tuple[str, str]] = {
+    NON_DIFF: (
+        "GD101",
+        N_(
+            "tagged non-differentiable, but d({output})/d({input}) is stable nonzero at "
+            "{nonzero} of {probes} probes (|slope| up to {slope:.3g}); test cases: {cases}"
+        ),
+    ),
+    UNDEFINED: (
+        "GD103",
+        N_(
+            "undefined; finite differences suggest differentiable: d({output})/d({input}) "
+            "is stable nonzero at {nonzero} of {probes} probes (|slope| up to {slope:.3g}); "
+            "test cases: {cases}"
+        ),
+    ),
+}
+"""The rule and message of a stable nonzero slope, by tag; a differentiable tag agrees."""
+
+_WHEN_ZERO: dict[Differentiability, tuple[str, str]] = {
+    DIFF: (
+        "GD102",
+        N_(
+            "tagged differentiable, but d({outputs})/d({inputs}) is zero at all {probes} "
+            "probes; test cases: {cases}"
+        ),
+    ),
+    UNDEFINED: (
+        "GD103",
+        N_(
+            "undefined; finite differences suggest non-differentiable: "
+            "d({outputs})/d({inputs}) is zero at all {probes} probes; test cases: {cases}"
+        ),
+    ),
+}
+"""The rule and message of a zero in every probe, by tag; a non-differentiable tag agrees."""
+
+
 def _nonzero_finding(
     schema: Schema, where: ParameterRef, tag: Differentiability, pairs: list[PairEvidence]
 ) -> Finding | None:
     """GD101 or GD103 from the strongest nonzero pair, or ``None`` when the tag agrees."""
+    if tag not in _WHEN_NONZERO:
+        return None
     best = max(pairs, key=lambda p: (p.nonzero, p.max_slope))
     args = {
         "output": best.output,
@@ -35,50 +75,26 @@ def _nonzero_finding(
         "slope": best.slope,
         "cases": best.cases,
     }
-    if tag is NON_DIFF:
-        template = N_(
-            "tagged non-differentiable, but d({output})/d({input}) is stable nonzero at "
-            "{nonzero} of {probes} probes (|slope| up to {slope:.3g}); test cases: {cases}"
-        )
-        return _finding("GD101", schema, where, template, args)
-    if tag is UNDEFINED:
-        template = N_(
-            "undefined; finite differences suggest differentiable: d({output})/d({input}) "
-            "is stable nonzero at {nonzero} of {probes} probes (|slope| up to {slope:.3g}); "
-            "test cases: {cases}"
-        )
-        return _finding("GD103", schema, where, template, args)
-    return None
+    return _finding(*_WHEN_NONZERO[tag], schema, where, args)
 
 
 def _zero_finding(
     schema: Schema, where: ParameterRef, tag: Differentiability, pairs: list[PairEvidence]
 ) -> Finding | None:
     """GD102 or GD103 when every probe of every pair found zero."""
-    cases = max(p.cases for p in pairs)
+    if tag not in _WHEN_ZERO:
+        return None
     args = {
         "outputs": ", ".join(dict.fromkeys(p.output for p in pairs)),
         "inputs": ", ".join(dict.fromkeys(p.input for p in pairs)),
         "probes": sum(p.probes for p in pairs),
-        "cases": cases,
+        "cases": max(p.cases for p in pairs),
     }
-    if tag is DIFF:
-        template = N_(
-            "tagged differentiable, but d({outputs})/d({inputs}) is zero at all {probes} "
-            "probes; test cases: {cases}"
-        )
-        return _finding("GD102", schema, where, template, args)
-    if tag is UNDEFINED:
-        template = N_(
-            "undefined; finite differences suggest non-differentiable: "
-            "d({outputs})/d({inputs}) is zero at all {probes} probes; test cases: {cases}"
-        )
-        return _finding("GD103", schema, where, template, args)
-    return None
+    return _finding(*_WHEN_ZERO[tag], schema, where, args)
 
 
 def _finding(
-    rule: str, schema: Schema, where: ParameterRef, template: str, args: dict[str, Arg]
+    rule: str, template: str, schema: Schema, where: ParameterRef, args: dict[str, Arg]
 ) -> Finding:
     return make_finding(
         rule, schema.domain, schema.name, schema.since_version, where, template, **args

@@ -158,15 +158,16 @@ def check_partially_tagged(op: Operator) -> Iterator[Finding]:
             )
 
 
-def _consecutive(op: Operator) -> Iterator[tuple[Schema, Schema]]:
-    yield from zip(op.versions, op.versions[1:], strict=False)
-
-
-def _matching(before: Schema, after: Schema) -> Iterator[tuple[ParameterRef, Parameter, Parameter]]:
-    """Parameters of two versions that are the same parameter (see :mod:`gendoc.model.pairing`)."""
-    for pairing in pair_versions(before, after):
-        for pair in pairing.pairs:
-            yield ParameterRef(Part(pair.part), pair.new.name), pair.old, pair.new
+def _tag_steps(
+    op: Operator,
+) -> Iterator[tuple[Schema, Schema, ParameterRef, Differentiability, Differentiability]]:
+    """Each parameter's tag in one version and in the next, where it is the same parameter
+    (see :mod:`gendoc.model.pairing`): ``(before, after, where, old tag, new tag)``."""
+    for before, after in zip(op.versions, op.versions[1:], strict=False):
+        for pairing in pair_versions(before, after):
+            for pair in pairing.pairs:
+                where = ParameterRef(Part(pair.part), pair.new.name)
+                yield before, after, where, pair.old.differentiability, pair.new.differentiability
 
 
 def check_tag_flip(op: Operator) -> Iterator[Finding]:
@@ -175,35 +176,28 @@ def check_tag_flip(op: Operator) -> Iterator[Finding]:
     A tag appearing where the previous version had none is not reported: that
     is how onnx introduced tags (opset 13), a new claim rather than a change.
     """
-    for before, after in _consecutive(op):
-        for where, old, new in _matching(before, after):
-            if UNDEFINED not in (old.differentiability, new.differentiability) and (
-                old.differentiability is not new.differentiability
-            ):
-                yield _finding(
-                    "GD005",
-                    after,
-                    where,
-                    N_("tag changed from {old} in version {before} to {new}"),
-                    old=Term(old.differentiability.value),
-                    before=before.since_version,
-                    new=Term(new.differentiability.value),
-                )
+    for before, after, where, old, new in _tag_steps(op):
+        if UNDEFINED not in (old, new) and old is not new:
+            template = N_("tag changed from {old} in version {before} to {new}")
+            yield _finding(
+                "GD005",
+                after,
+                where,
+                template,
+                old=Term(old.value),
+                before=before.since_version,
+                new=Term(new.value),
+            )
 
 
 def check_tag_dropped(op: Operator) -> Iterator[Finding]:
     """GD006: a new version that loses a tag is most likely a copy-paste slip."""
-    for before, after in _consecutive(op):
-        for where, old, new in _matching(before, after):
-            if old.differentiability is not UNDEFINED and new.differentiability is UNDEFINED:
-                yield _finding(
-                    "GD006",
-                    after,
-                    where,
-                    N_("tag dropped: {old} in version {before}, undefined now"),
-                    old=Term(old.differentiability.value),
-                    before=before.since_version,
-                )
+    for before, after, where, old, new in _tag_steps(op):
+        if old is not UNDEFINED and new is UNDEFINED:
+            template = N_("tag dropped: {old} in version {before}, undefined now")
+            yield _finding(
+                "GD006", after, where, template, old=Term(old.value), before=before.since_version
+            )
 
 
 def check_float_all_undefined(op: Operator) -> Iterator[Finding]:

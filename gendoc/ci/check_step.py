@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 from gendoc.ci.runner import annotation, append_summary, bounded, schema_modules, workspace_last
-from gendoc.commands.check import CheckReport, StaleDocument
 from gendoc.errors import GendocError
+from gendoc.model.document_check import CheckReport, StaleDocument
 from gendoc.present.display import code_block, code_span
 
 
@@ -76,7 +76,7 @@ def summary(reports: list[tuple[str, CheckReport]]) -> str:
 
 
 def main() -> int:
-    from gendoc.commands.check import format_check
+    from gendoc.present.check_report import format_check
 
     workspace_last()
     try:

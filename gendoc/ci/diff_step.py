@@ -49,15 +49,10 @@ from gendoc.ci.runner import (
     schema_modules,
     work_folder,
 )
-from gendoc.commands.diff import (
-    MAX_SNAPSHOT_BYTES,
-    DiffReport,
-    FailOn,
-    Side,
-    diff,
-    format_diff,
-)
+from gendoc.commands.diff import MAX_SNAPSHOT_BYTES, diff
 from gendoc.errors import GendocError, UsageError
+from gendoc.model.compare import DiffReport, FailOn, Side
+from gendoc.present.diff_report import format_diff
 from gendoc.present.display import code_span
 from gendoc.present.visible import visible
 

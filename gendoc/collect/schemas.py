@@ -14,9 +14,9 @@ import os
 import re
 import sys
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from gendoc.collect.examples import examples_of, onnx_folder, read_examples, read_samples
 from gendoc.collect.registry import attribute_default, open_registry
@@ -74,6 +74,7 @@ _DIFFERENTIABILITY = {
     "Unknown": Differentiability.UNDEFINED,
 }
 _OPTION = {"Single": Option.SINGLE, "Optional": Option.OPTIONAL, "Variadic": Option.VARIADIC}
+_E = TypeVar("_E", Differentiability, Option)
 
 
 # The enum members of the installed onnx, looked up by identity first: the
@@ -93,34 +94,32 @@ def _enum_name(value: Any) -> str:
     return getattr(value, "name", str(value).rsplit(".", 1)[-1])
 
 
+def _by_name(value: Any, table: Mapping[str, _E], fallback: _E, where: str, what: str) -> _E:
+    """The member of ``table`` named like onnx's enum ``value``; unknown: ``fallback``, warned."""
+    name = _enum_name(value)
+    try:
+        return table[name]
+    except KeyError:
+        warnings.warn(
+            f"{where}: unknown {what} {name!r}, shown as {fallback.value}",
+            UnknownValueWarning,
+            stacklevel=3,
+        )
+        return fallback
+
+
 def differentiability_of(category: Any, where: str) -> Differentiability:
     """Map onnx's DifferentiationCategory; unknown values become undefined."""
     known = _KNOWN_CATEGORIES.get(category)
     if known is not None:
         return known
-    name = _enum_name(category)
-    try:
-        return _DIFFERENTIABILITY[name]
-    except KeyError:
-        warnings.warn(
-            f"{where}: unknown differentiation category {name!r}, shown as undefined",
-            UnknownValueWarning,
-            stacklevel=2,
-        )
-        return Differentiability.UNDEFINED
+    fallback = Differentiability.UNDEFINED
+    return _by_name(category, _DIFFERENTIABILITY, fallback, where, "differentiation category")
 
 
 def option_of(option: Any, where: str) -> Option:
-    name = _enum_name(option)
-    try:
-        return _OPTION[name]
-    except KeyError:
-        warnings.warn(
-            f"{where}: unknown parameter option {name!r}, shown as single",
-            UnknownValueWarning,
-            stacklevel=2,
-        )
-        return Option.SINGLE
+    """Map onnx's FormalParameterOption; unknown values become single."""
+    return _by_name(option, _OPTION, Option.SINGLE, where, "parameter option")
 
 
 def round_like_numpy(value: float, decimals: int) -> float:

@@ -8,61 +8,16 @@ bytes, as the writer does, and never writes anything itself.
 
 from __future__ import annotations
 
-import difflib
 import shlex
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from gendoc.commands.build import source_reference
-from gendoc.errors import UsageError
-from gendoc.present.render import RenderOptions, render_documents, render_report
+from gendoc.model.document_check import CheckReport, StaleDocument
+from gendoc.present.render import RenderOptions, render_documents
 from gendoc.storage.write import changed_documents
 
 DEFAULT_OPTIONS = RenderOptions()
-
-
-@dataclass(frozen=True)
-class StaleDocument:
-    """A document whose bytes on disk (``None``: missing) differ from the expected ones."""
-
-    path: Path
-    on_disk: bytes | None
-    expected: bytes
-
-    @property
-    def line_endings_only(self) -> bool:
-        return self.on_disk is not None and self.on_disk.replace(b"\r\n", b"\n") == self.expected
-
-    def diff(self, max_lines: int) -> list[str]:
-        """The unified diff: both header lines, then at most ``max_lines`` hunk lines."""
-        lines = list(
-            difflib.unified_diff(
-                (self.on_disk or b"").decode("utf-8", errors="replace").splitlines(),
-                self.expected.decode("utf-8").splitlines(),
-                fromfile=f"{self.path} (on disk)",
-                tofile=f"{self.path} (expected)",
-                lineterm="",
-            )
-        )
-        return [*lines[:2], *_bounded(lines[2:], max_lines)]
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    """The outcome of ``gendoc check``; ``fix`` is the command that regenerates the documents."""
-
-    out: Path
-    documents: int
-    stale: tuple[StaleDocument, ...]
-    fix: str
-
-    @property
-    def ok(self) -> bool:
-        return not self.stale
-
-    def exit_status(self) -> int:
-        return 0 if self.ok else 1
 
 
 def fix_command(
@@ -92,13 +47,6 @@ def fix_command(
     return shlex.join(parts)
 
 
-def _bounded(lines: list[str], max_lines: int) -> Iterator[str]:
-    yield from lines[:max_lines]
-    hidden = len(lines) - max_lines
-    if hidden > 0:
-        yield f"... {hidden} more diff lines not shown"
-
-
 def check_documents(
     out: Path,
     documents: Mapping[str, str],
@@ -114,13 +62,6 @@ def check_documents(
         stale=tuple(StaleDocument(out / name, old, new) for name, (old, new) in stale.items()),
         fix=fix_command(out, options, schemas, snapshot),
     )
-
-
-def format_check(report: CheckReport, max_diff_lines: int = 200, lang: str = "en") -> str:
-    """What ``gendoc check`` prints: each stale file's bounded diff, then how to fix it."""
-    if max_diff_lines < 0:
-        raise UsageError(f"--max-diff-lines must be 0 or more, not {max_diff_lines}")
-    return render_report("cli/check.txt.j2", lang, report=report, max_lines=max_diff_lines)
 
 
 def check(

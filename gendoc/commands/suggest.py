@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import re
 import shlex
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gendoc.errors import UsageError
-from gendoc.evidence.interface import EvidenceSource
 from gendoc.evidence.sources import MissingSource
 from gendoc.evidence.verdict import Strength, Suggestion
 from gendoc.model.reference import Reference
@@ -41,6 +39,8 @@ class Suggested:
     csv: str = ""
     scripts: dict[str, str] = field(default_factory=dict)
     """The guide's Method 1 script of each input of each changed version, by file name."""
+    missing_sources: tuple[str, ...] = ()
+    """The evidence sources that could not run, each with why (``pytorch unavailable: ...``)."""
 
     def files(self) -> dict[str, str]:
         """Everything ``--out-dir`` writes except the scripts, by file name."""
@@ -50,6 +50,16 @@ class Suggested:
             "parameters.md": self.table,
             "parameters.csv": self.csv,
         }
+
+    def why_empty(self) -> str:
+        """Why the patch changes nothing: the suggestions set aside and the missing sources."""
+        decided = self.plan
+        counts = (
+            f"{len(decided.left_out)} suggestions left out, {len(decided.below)} below the "
+            f"evidence required, {len(decided.disputed)} disputed"
+        )
+        missing = ", ".join(self.missing_sources)
+        return f"{counts}{'; ' + missing if missing else ''} (see the description)"
 
 
 def check_checkout(src: Path, onnx_version: str) -> None:
@@ -160,25 +170,17 @@ def reproduce(onnx_version: str, options: Sequence[str]) -> tuple[str, ...]:
     )
 
 
-@dataclass(frozen=True)
-class Outputs:
-    """Where ``run`` writes: ``patch``/``description`` files (``None``: not written, or
-    stdout for the patch when nothing else is asked) and a folder for everything."""
-
-    patch: Path | None = None
-    description: Path | None = None
-    out_dir: Path | None = None
-
-
 def run(
     src: Path,
-    outputs: Outputs,
     min_evidence: Strength,
     *,
     newest_only: bool = False,
     whole_versions: bool = False,
 ) -> Suggested:
-    """Check ``src``, weigh the evidence for every installed schema, write the outputs."""
+    """Check ``src``, weigh the evidence for every installed schema, return the patch.
+
+    ``src`` must be the onnx checkout of the installed onnx; nothing is written.
+    """
     import onnx
 
     from gendoc.collect import installed
@@ -190,7 +192,6 @@ def run(
     )
 
     check_checkout(src, onnx.__version__)
-    _check_outputs(outputs)
     tree = SourceTree.read(src)  # an unreadable source stops before anything slow runs
     reference = installed.reference()
     checkout = Checkout(tree, check_documents(src, reference))
@@ -212,49 +213,5 @@ def run(
         newest_only=newest_only,
         whole_versions=whole_versions,
     )
-    _write(outputs, result)
-    if not result.patch:
-        print(f"gendoc: nothing to change: {_why_empty(result.plan, sources)}", file=sys.stderr)
-    return result
-
-
-def _why_empty(decided: Plan, sources: Sequence[EvidenceSource]) -> str:
-    missing = [f"{s.name} {s.status.text}" for s in sources if isinstance(s, MissingSource)]
-    counts = (
-        f"{len(decided.left_out)} suggestions left out, {len(decided.below)} below the "
-        f"evidence required, {len(decided.disputed)} disputed"
-    )
-    return f"{counts}{'; ' + ', '.join(missing) if missing else ''} (see the description)"
-
-
-def _check_outputs(outputs: Outputs) -> None:
-    named = [p for p in (outputs.patch, outputs.description) if p is not None and str(p) != "-"]
-    if len(set(named)) < len(named):
-        raise UsageError(f"--out and --description name the same file: {named[0]}")
-    for path in named:
-        if path.is_dir():
-            raise UsageError(f"output is a folder, not a file: {path}")
-    if outputs.out_dir is not None and outputs.out_dir.exists() and not outputs.out_dir.is_dir():
-        raise UsageError(f"--out-dir is a file, not a folder: {outputs.out_dir}")
-
-
-def _write(outputs: Outputs, result: Suggested) -> None:
-    """Write the files, each atomically; the patch goes to stdout when nothing else is asked."""
-    from gendoc.console import write_stdout_bytes
-    from gendoc.storage.write import write_documents
-
-    written: list[Path] = []
-    if outputs.out_dir is not None:
-        written += write_documents(outputs.out_dir, result.files())
-        if result.scripts:
-            written += write_documents(outputs.out_dir / "scripts", result.scripts)
-    for path, text in ((outputs.patch, result.patch), (outputs.description, result.description)):
-        if path is not None and str(path) != "-":
-            written += write_documents(path.parent, {path.name: text})
-    stdout = outputs.patch if outputs.patch is not None else None
-    if (stdout is not None and str(stdout) == "-") or (
-        outputs.patch is None and outputs.out_dir is None
-    ):
-        write_stdout_bytes(result.patch.encode("utf-8"))
-    for path in written:
-        print(f"wrote {path}", file=sys.stderr)
+    missing = tuple(f"{s.name} {s.status.text}" for s in sources if isinstance(s, MissingSource))
+    return replace(result, missing_sources=missing)

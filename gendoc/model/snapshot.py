@@ -40,7 +40,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from operator import attrgetter
@@ -50,7 +49,6 @@ from typing import Annotated, Any, Literal, TypeVar
 import msgspec
 
 from gendoc import __version__
-from gendoc.console import write_stdout_bytes
 from gendoc.errors import GendocError, UsageError
 from gendoc.model.reference import (
     Differentiability,
@@ -61,7 +59,7 @@ from gendoc.model.reference import (
     SchemaDetails,
     schema_sort_key,
 )
-from gendoc.storage.write import read_regular_file, write_documents
+from gendoc.storage.write import read_regular_file
 
 FORMAT = "gendoc-snapshot"
 FORMAT_VERSION = 3
@@ -70,8 +68,6 @@ FORMAT_MINOR = 0
 """The minor version: optional fields added since the major began; any is read."""
 INSTALLED = "installed"
 """The word that stands for the onnx of the running environment instead of a file."""
-STDOUT = "-"
-"""The ``--output`` that means standard output."""
 
 SCHEMA_FILE = Path(__file__).with_name("snapshot.schema.json")
 
@@ -226,21 +222,6 @@ def json_schema_text() -> str:
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema"}
     schema.update(msgspec.json.schema(Snapshot))
     return json.dumps(schema, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def dump_snapshot(text: str, output: Path | None) -> int:
-    """Write the snapshot ``text`` to ``output`` (atomically, untouched if equal) or to stdout.
-
-    ``None`` or ``-`` means stdout. Returns the exit code of ``gendoc export``.
-    """
-    if output is None or str(output) == STDOUT:
-        write_stdout_bytes(text.encode("utf-8"))
-        return 0
-    if output.is_dir():
-        raise UsageError(f"output is a folder, not a file: {output}")
-    written = write_documents(output.parent, {output.name: text})
-    print(f"{'wrote' if written else 'unchanged'} {output}", file=sys.stderr)
-    return 0
 
 
 # --- JSON -> model -------------------------------------------------------------------------

@@ -16,8 +16,8 @@ site writes them). Schema prose goes through :meth:`Display.schema_text`, which
 first cleans it (:func:`~gendoc.catalogs.schema_text.schema_source`: line
 endings normalised, control characters and references to them dropped, so
 nothing can end the HTML block it lands in) and renders it with
-:mod:`gendoc.present.schema_markdown` (through an allow-list, never as
-raw HTML; remembered across runs by :mod:`gendoc.present.schema_html`).
+:mod:`gendoc.present.schema_render` (through an allow-list, never as
+raw HTML; remembered across runs by :mod:`gendoc.present.schema_html_cache`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from gendoc.model.reference import (
     domain_label,
 )
 from gendoc.model.stats import tally
-from gendoc.present import schema_html
+from gendoc.present import schema_html_cache
 
 TAGS = {
     Differentiability.DIFFERENTIABLE: N_("differentiable"),
@@ -308,14 +308,14 @@ class Display:
         """
         text = schema_source(text)
         if self.schema is None:
-            return schema_html.html(text, self.docs_base)
+            return schema_html_cache.html(text, self.docs_base)
         html = []
         for translated, run in groupby(self.schema.paragraphs(text), key=itemgetter(1)):
             # The paragraphs are dedented already; the opening line break keeps the renderer's
             # dedent from taking the indentation off the first line alone (an indented code
             # block that opens a text stays one, as in English).
             shown = schema_source("\n" + "\n\n".join(p for p, _ in run))
-            body = schema_html.html(shown, self.docs_base)
+            body = schema_html_cache.html(shown, self.docs_base)
             if translated:
                 html.append(body)
             else:
@@ -342,6 +342,8 @@ class Display:
 
     def filters(self) -> dict[str, Callable[..., Any]]:
         """Everything above as Jinja filters, under the names the templates use."""
+        from gendoc.present.change_messages import change_message  # it names PARTS from here
+
         return {
             "tag": self.tag,
             "part": self.part,
@@ -366,11 +368,11 @@ class Display:
             "code": code_span,
             "gh_data": github_data,
             "gh_property": github_property,
-            "change": lambda change, known=frozenset(): change.message(
-                code_span, self.labels, known
+            "change": lambda change, known=frozenset(): change_message(
+                change, code_span, self.labels, known
             ),
-            "change_text": lambda change, known=frozenset(): change.message(
-                str, self.labels, known
+            "change_text": lambda change, known=frozenset(): change_message(
+                change, str, self.labels, known
             ),
             "inert": md_inert,
             "code_block": code_block,

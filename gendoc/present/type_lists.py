@@ -13,29 +13,15 @@ json``) keeps every type.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from gettext import NullTranslations
 
 from gendoc.catalogs.i18n import ENGLISH, N_
-
-_ELEMENT = re.compile(r"^(.*\b(?:sparse_)?tensor\()(\w+)(\).*)$")
+from gendoc.model.type_strings import element_type
 
 MIN_ELEMENTS = 3
 """Element types a group of one shape needs before it is shown compacted."""
-
-
-def element_type(type_str: str) -> tuple[str, str] | None:
-    """``("optional(tensor(*))", "float")`` for ``optional(tensor(float))``; None if no tensor."""
-    match = _ELEMENT.match(type_str)
-    return (f"{match[1]}*{match[3]}", match[2]) if match else None
-
-
-def element_types(type_lists: Iterable[Sequence[str]]) -> frozenset[str]:
-    """Every element type that appears in ``type_lists``."""
-    found = (element_type(t) for types in type_lists for t in types)
-    return frozenset(pair[1] for pair in found if pair is not None)
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from gendoc.catalogs.i18n import LANGUAGES, translations
 from gendoc.errors import GendocError
-from gendoc.present import schema_html
+from gendoc.present import schema_html_cache
 from gendoc.site.build_cache import (
     Store,
     content_key,
@@ -132,7 +132,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     unread: dict[str, tuple[str, str]]
     """Generated pages not rendered yet, by ``src_uri``: their language and path."""
     texts: contextlib.ExitStack | None = None
-    """The outermost build's :func:`gendoc.present.schema_html.remembered` block."""
+    """The outermost build's :func:`gendoc.present.schema_html_cache.remembered` block."""
     cache: Path | None
     """The site's cache folder (none when caching is off)."""
     store: Store
@@ -181,7 +181,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             self.first_language = config.theme["language"]
             self.stores = []
             self.texts = contextlib.ExitStack()
-            self.texts.enter_context(schema_html.remembered())
+            self.texts.enter_context(schema_html_cache.remembered())
         # The i18n plugin sets the language switcher's links on config.extra as an attribute
         # per page, which hides the item it resets for each language: the next language's
         # 404 page would link the last page of the previous one.

@@ -11,7 +11,6 @@ inference output ``(x - mean) / sqrt(var + eps)`` has a slope in it;
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import subprocess
@@ -23,7 +22,7 @@ import pytest
 from gendoc.audit import RULES, AuditOptions, Severity, audit, weigh
 from gendoc.audit.report import format_json, format_markdown, format_text
 from gendoc.catalogs.i18n import translations
-from gendoc.commands.audit import ReportFormat, run
+from gendoc.commands.audit import run
 from gendoc.evidence import sources
 from gendoc.evidence.ort_registry import load_registry
 from gendoc.evidence.record import interface_key
@@ -144,10 +143,11 @@ class Refuse:
         return None
 if sys.argv[1] == "hide":
     sys.meta_path.insert(0, Refuse())
-from gendoc.commands.audit import ReportFormat, run
 from gendoc.audit import AuditOptions
+from gendoc.audit.report import format_json
+from gendoc.commands.audit import run
 ops = sys.argv[2].split(",")
-run((), AuditOptions(ops=ops, evidence=True), report_format=ReportFormat.JSON, fail_on=None)
+sys.stdout.write(format_json(run((), AuditOptions(ops=ops, evidence=True))))
 print("torch imported:", "torch" in sys.modules, file=sys.stderr)
 """
     env = {"GENDOC_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "PYTHONPATH": sys.path[0]}
@@ -341,11 +341,9 @@ def test_every_undefined_parameter_gets_a_suggestion_or_no_evidence(
 
 
 def test_json_findings_carry_the_suggested_tag_and_each_sources_evidence(no_torch: None) -> None:
-    out = io.StringIO()
-    status = run(
-        (), AuditOptions(ops=["Clip"], evidence=True), report_format=ReportFormat.JSON, out=out
-    )
-    data = json.loads(out.getvalue())
+    report = run((), AuditOptions(ops=["Clip"], evidence=True))
+    status = report.exit_status(Severity.ERROR)
+    data = json.loads(format_json(report))
     # Clip-13's bounds, tagged non-differentiable: torch and onnx-ad differentiate them
     assert status == 1
     assert [s["source"] for s in data["sources"]] == [

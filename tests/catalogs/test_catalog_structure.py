@@ -4,7 +4,7 @@ and tables, in the same order and nesting.
 The typography rules take the line breaks out of a Chinese paragraph, and a line break is
 what makes ``2)`` start a list item; an indented line is what makes a code block. So every
 ``msgstr`` of the schema catalogs is parsed with the parser the pages use
-(:func:`gendoc.present.schema_markdown.markdown`, with its rule that ends a list before a new
+(:func:`gendoc.present.schema_render.markdown`, with its rule that ends a list before a new
 sentence) and its blocks compared with its ``msgid``'s. A paragraph also depends on the one
 before it (an indented paragraph continues a list item), so every text of the installed onnx
 is compared too, as the English and the Chinese pages show it (:meth:`Display.schema_text`).
@@ -22,7 +22,7 @@ from babel.messages.pofile import read_po
 from gendoc.catalogs.schema_text import schema_texts
 from gendoc.model.reference import Reference
 from gendoc.present.render import RenderOptions, display
-from gendoc.present.schema_markdown import end_lists, markdown
+from gendoc.present.schema_render import end_lists, markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGS = sorted((ROOT / "templates" / "locale" / "zh" / "LC_MESSAGES").glob("schema-*.po"))

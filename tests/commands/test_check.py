@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from gendoc.cli import main
-from gendoc.commands.check import check_documents, fix_command, format_check
+from gendoc.commands.check import check_documents, fix_command
+from gendoc.present.check_report import format_check
 from gendoc.present.render import DOCUMENTS, RenderOptions
 from tests.helpers import run_gendoc
 

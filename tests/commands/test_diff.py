@@ -10,7 +10,7 @@ import onnx
 import pytest
 
 from gendoc.cli import main
-from gendoc.commands.diff import Change, DiffReport, FailOn, Kind, Side, compare, format_diff
+from gendoc.model.compare import Change, DiffReport, FailOn, Kind, Side, compare
 from gendoc.model.reference import (
     Attribute,
     Differentiability,
@@ -20,6 +20,8 @@ from gendoc.model.reference import (
     Schema,
     TypeConstraint,
 )
+from gendoc.present.change_messages import change_message
+from gendoc.present.diff_report import format_diff
 from gendoc.present.display import code_span
 from tests.helpers import run_gendoc
 
@@ -80,7 +82,7 @@ def exit_status(changes: list[Change], fail_on: str) -> int:
 
 
 def messages(old: Reference, new: Reference) -> list[str]:
-    return [c.message() for c in compare(old, new)]
+    return [change_message(c) for c in compare(old, new)]
 
 
 def reshape(shape: Differentiability) -> Schema:
@@ -110,7 +112,7 @@ def test_tag_change_names_the_operator_version_and_both_tags() -> None:
             new="non-differentiable",
         )
     ]
-    assert changes[0].message() == "Reshape-5 input shape: undefined -> non-differentiable"
+    assert change_message(changes[0]) == "Reshape-5 input shape: undefined -> non-differentiable"
 
 
 @pytest.mark.parametrize(
@@ -170,7 +172,7 @@ def test_new_latest_version_is_compared_with_the_old_latest() -> None:
         schema("Foo", 2, inputs=(param("X", UNDEFINED), param("B", NON_DIFF, Option.OPTIONAL))),
     )
     changes = compare(old, new)
-    assert [c.message() for c in changes] == [
+    assert [change_message(c) for c in changes] == [
         "Foo-2 added",
         "Foo-2 input X: differentiable -> undefined (compared with Foo-1)",
         "Foo-2 input B added: optional T, non-differentiable (compared with Foo-1)",
@@ -252,7 +254,7 @@ def test_type_constraint_changes() -> None:
         )
     )
     changes = compare(old, new)
-    assert [c.message() for c in changes] == [
+    assert [change_message(c) for c in changes] == [
         "Foo-1 type constraint T: added tensor(bfloat16); removed tensor(double)",
         "Foo-1 type constraint I removed",
         "Foo-1 type constraint B added: tensor(bool)",
@@ -264,7 +266,7 @@ def test_a_reworded_description_is_a_text_change_with_its_word_diff() -> None:
     old = ref(schema("Foo", 1))
     new_input = Parameter("X", "T", "A parameter, reworded.", Option.SINGLE, DIFF)
     (change,) = compare(old, ref(schema("Foo", 1, inputs=(new_input,))))
-    assert change.message() == "Foo-1 text: 1 paragraph changed"
+    assert change_message(change) == "Foo-1 text: 1 paragraph changed"
     assert change.word_diff() == "input X: A [-parameter.-] {+parameter, reworded.+}"
 
 
@@ -410,21 +412,23 @@ def test_long_type_lists_are_compacted_by_shape_and_element_type() -> None:
     added = tuple(w.format(e) for w in WRAPPERS[1:] for e in ELEMENTS[:4])
     change = Change(Kind.TYPE_CONSTRAINT_CHANGED, "", "Foo", 1, part="type constraint",
                     name="V", added=added, removed=("tensor(bool)", "tensor(int8)"))  # fmt: skip
-    assert change.message() == (
+    assert change_message(change) == (
         "Foo-1 type constraint V: added seq(tensor(*)), optional(tensor(*)) for float, double, "
         "int8, int16; removed tensor(bool), tensor(int8)"
     )
     known = frozenset(ELEMENTS)
-    assert change.message(known_types=known) == (
+    assert change_message(change, known_types=known) == (
         "Foo-1 type constraint V: added seq(tensor(*)), optional(tensor(*)) for all element "
         "types but bool, int32; removed tensor(bool), tensor(int8)"
     )
     every = Change(Kind.TYPE_CONSTRAINT_ADDED, "", "Foo", 1, part="type constraint", name="T",
                    added=tuple(f"tensor({e})" for e in ELEMENTS))  # fmt: skip
-    assert every.message(known_types=known) == (
+    assert change_message(every, known_types=known) == (
         "Foo-1 type constraint T added: tensor(*) for all element types"
     )
-    assert every.message(code_span, known_types=known).endswith("`tensor(*)` for all element types")
+    assert change_message(every, code_span, known_types=known).endswith(
+        "`tensor(*)` for all element types"
+    )
 
 
 def test_annotations_stay_within_what_github_shows_per_level() -> None:

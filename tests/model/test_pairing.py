@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gendoc.audit.lints import check_tag_flip
 from gendoc.catalogs.i18n import ENGLISH
-from gendoc.commands.diff import Kind, compare_schemas
+from gendoc.model.compare import Kind, compare_schemas
 from gendoc.model.pairing import pair_versions
 from gendoc.model.reference import Differentiability, Operator, Option, Parameter, Schema
 from gendoc.present.display import Display

@@ -33,7 +33,6 @@ from gendoc.model.snapshot import (
     ParameterVerdict,
     SourceVote,
     domain_part,
-    dump_snapshot,
     dumps,
     from_data,
     json_schema_text,
@@ -236,21 +235,6 @@ def test_examples_samples_and_details_are_kept_as_data() -> None:
 
 def test_load_reference_installed_collects_this_environment(reference: Reference) -> None:
     assert load_reference("installed").schemas == reference.schemas
-
-
-def test_dump_snapshot_writes_once_and_refuses_a_folder(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    target = tmp_path / "sub" / "snap.json"
-    text = dumps(_sample_reference())
-    assert dump_snapshot(text, target) == 0
-    assert target.read_text(encoding="utf-8") == text
-    mtime = target.stat().st_mtime_ns
-    assert dump_snapshot(text, target) == 0
-    assert target.stat().st_mtime_ns == mtime
-    assert "unchanged" in capsys.readouterr().err
-    with pytest.raises(UsageError, match="folder"):
-        dump_snapshot(text, tmp_path)
 
 
 def test_export_is_byte_identical_across_runs_and_hash_seeds(tmp_path: Path) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gendoc.present.display import docs_base
-from gendoc.present.schema_markdown import render_text
+from gendoc.present.schema_render import render_text
 
 BASE = docs_base("1.23.2")
 

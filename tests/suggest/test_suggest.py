@@ -343,13 +343,14 @@ def _scanner_steps(text: str) -> int:
     def calls(frame, event, arg):
         return local if frame.f_code.co_filename in files else None
 
+    previous = sys.gettrace()  # coverage's tracer, when it runs: put back, never turned off
     sys.settrace(calls)
     try:
         checkout._parse("x.cc", text)
     except UsageError:
         pass
     finally:
-        sys.settrace(None)
+        sys.settrace(previous)
     return steps
 
 

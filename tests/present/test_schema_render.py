@@ -13,7 +13,7 @@ from html.parser import HTMLParser
 import onnx.defs
 import pytest
 
-from gendoc.present.schema_markdown import end_lists, markdown, may_link, render_math, render_text
+from gendoc.present.schema_render import end_lists, markdown, may_link, render_math, render_text
 
 BASE = "https://github.com/onnx/onnx/blob/v1.23.2/docs/"
 

@@ -1,4 +1,4 @@
-"""Schema text as HTML: the Markdown, math and bits of HTML that onnx's texts are written in.
+"""Schema text rendered to HTML: the Markdown, math and bits of HTML of onnx's texts.
 
 Operator docs and descriptions are written for onnx's docs folder on
 GitHub, so they mix CommonMark with LaTeX (``$...$``, ``$$...$$``), bare

@@ -1,11 +1,11 @@
-"""Schema text as HTML, remembered from one run to the next.
+"""The rendered HTML of schema texts, remembered from one run to the next.
 
 Rendering onnx's prose (Markdown, math, bits of HTML) is most of what a
 default-style build or a site build spends its time on, yet the HTML of a
 text changes only when the text does or when the renderer does. So
 :func:`html` looks the text up in a table that :func:`remembered` loads from
 the cache and stores back with what the run added. The table's key is a
-fingerprint of the renderer: :mod:`gendoc.present.schema_markdown` and the packages
+fingerprint of the renderer: :mod:`gendoc.present.schema_render` and the packages
 it is made of (markdown-it-py, its plugins, linkify-it-py, latex2mathml),
 taken without importing them, so a run whose texts are all known never
 imports the Markdown parser. Like the rest of the cache this can make a run
@@ -25,7 +25,7 @@ from gendoc.storage.cache import DECODE_ERRORS, cache_dir, fingerprint, read_ent
 
 # What the HTML of a text depends on, besides the text: the renderer and its libraries.
 _RENDERER = (
-    "gendoc.present.schema_markdown",
+    "gendoc.present.schema_render",
     "markdown_it",
     "mdit_py_plugins",
     "linkify_it",
@@ -78,7 +78,7 @@ class _Table:
             self.load()
             found = self.known.get(key)
         if found is None:
-            from gendoc.present.schema_markdown import (
+            from gendoc.present.schema_render import (
                 render_text,  # markdown-it: only for a new text
             )
 
@@ -111,7 +111,7 @@ _TABLE = _Table()
 
 
 def html(text: str, base: str) -> str:
-    """:func:`gendoc.present.schema_markdown.render_text`, from the table when the text is known."""
+    """:func:`gendoc.present.schema_render.render_text`, from the table when the text is known."""
     return _TABLE.html(text, base)
 
 
