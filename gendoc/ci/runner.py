@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from gendoc.ci.annotations import shown_annotations
+from gendoc.present.annotations import shown_annotations
 from gendoc.present.display import github_data, github_property
 from gendoc.present.visible import visible
 

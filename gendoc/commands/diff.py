@@ -3,7 +3,7 @@
 The command loads both sides (a snapshot file or the installed onnx) and
 compares them (:func:`gendoc.model.compare.compare`); the report is formatted
 by :func:`gendoc.present.diff_report.format_diff` and its GitHub annotations
-follow :mod:`gendoc.ci.annotations`.
+follow :mod:`gendoc.present.annotations`.
 """
 
 from __future__ import annotations

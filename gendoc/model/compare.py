@@ -14,7 +14,7 @@ those records say which version they were compared with.
 
 The reports' wording is the presentation stage's
 (:mod:`gendoc.present.change_messages`, :mod:`gendoc.present.diff_report`); which
-changes GitHub shows as annotations is the Action's (:mod:`gendoc.ci.annotations`).
+changes GitHub shows as annotations is the presentation's (:mod:`gendoc.present.annotations`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 The Markdown and the annotations come from the templates ``cli/diff.md.j2`` and
 ``cli/diff.github.j2``; which changes become annotations, at which level, is
-the Action's rule (:func:`gendoc.ci.annotations.annotations`). The JSON document
+GitHub's rule (:func:`gendoc.present.annotations.annotations`). The JSON document
 holds every change with its fields and its English message.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from gendoc.ci.annotations import annotations
+from gendoc.present.annotations import annotations
 from gendoc.model.compare import DiffReport, FailOn
 from gendoc.present.change_messages import change_message
 from gendoc.present.render import render_report
