@@ -14,8 +14,15 @@ from gettext import NullTranslations
 
 from gendoc.catalogs.i18n import ENGLISH, N_, NP_
 from gendoc.model.compare import Change, Kind
-from gendoc.present.display import PARTS
 from gendoc.present.type_lists import compact_types
+
+PARTS = {
+    "input": N_("input"),
+    "output": N_("output"),
+    "attribute": N_("attribute"),
+    "type constraint": N_("type constraint"),
+}
+"""The parts of a schema a change names, as labels."""
 
 
 def change_message(

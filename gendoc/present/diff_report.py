@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 
-from gendoc.present.annotations import annotations
 from gendoc.model.compare import DiffReport, FailOn
+from gendoc.present.annotations import annotations
 from gendoc.present.change_messages import change_message
 from gendoc.present.render import render_report
 from gendoc.present.visible import visible_json

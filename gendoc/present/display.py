@@ -47,17 +47,12 @@ from gendoc.model.reference import (
 )
 from gendoc.model.stats import tally
 from gendoc.present import schema_html_cache
+from gendoc.present.change_messages import PARTS, change_message
 
 TAGS = {
     Differentiability.DIFFERENTIABLE: N_("differentiable"),
     Differentiability.NON_DIFFERENTIABLE: N_("non-differentiable"),
     Differentiability.UNDEFINED: N_("undefined"),
-}
-PARTS = {
-    "input": N_("input"),
-    "output": N_("output"),
-    "attribute": N_("attribute"),
-    "type constraint": N_("type constraint"),
 }
 SEVERITIES = {"error": N_("error"), "warning": N_("warning"), "info": N_("info")}
 SEVERITY_COUNTS = {
@@ -342,7 +337,6 @@ class Display:
 
     def filters(self) -> dict[str, Callable[..., Any]]:
         """Everything above as Jinja filters, under the names the templates use."""
-        from gendoc.present.change_messages import change_message  # it names PARTS from here
 
         return {
             "tag": self.tag,
