@@ -5,14 +5,12 @@ Used by the ``onnx`` style, whose output must match onnx's byte for byte.
 
 from __future__ import annotations
 
-import html
-import re
 import warnings
 from collections.abc import Iterable
-from functools import cache
-from html.parser import HTMLParser
 
 from gendoc.model.reference import Attribute, Option, Parameter, Schema
+from gendoc.present.display import md_escape
+from gendoc.present.live_markup import is_live
 
 INFINITY = "&#8734;"
 
@@ -35,7 +33,8 @@ def domain_short(domain: str) -> str:
 
 def version_links(schemas: Iterable[Schema], changelog: str) -> str:
     return ", ".join(
-        f'<a href="{changelog}#{safe(s.versioned_name)}">{s.since_version}</a>' for s in schemas
+        f'<a href="{changelog}#{safe_attribute(s.versioned_name)}">{s.since_version}</a>'
+        for s in schemas
     )
 
 
@@ -80,67 +79,47 @@ class HostileTextWarning(UserWarning):
     """Schema text that onnx's own layout would have written as live markup."""
 
 
-class _LiveMarkup(HTMLParser):
-    """Finds what a browser would run: script-like elements, handlers, ``javascript:`` URLs."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.live = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _LIVE_TAGS or any(_is_live_attribute(k, v) for k, v in attrs):
-            self.live = True
-
-
-_LIVE_TAGS = frozenset({"script", "iframe", "object", "embed", "svg", "math", "style", "base"})
-_JAVASCRIPT = re.compile(r"(\]\(|<|=)\s*[\"']?\s*javascript:", re.IGNORECASE)
-_ATTRIBUTE_BREAKOUT = re.compile(r"[\"'][\s/]+on[a-z]+\s*=", re.IGNORECASE)
-
-
-def _is_live_attribute(name: str, value: str | None) -> bool:
-    url = (value or "").replace(" ", "").lower()
-    return name.startswith("on") or (name in ("href", "src", "action") and "javascript:" in url)
-
-
-@cache
-def is_live(text: str) -> bool:
-    """Whether ``text``, written raw into Markdown or an HTML attribute, would run anything.
-
-    Cached: the same descriptions recur across versions and documents.
-    """
-    # The substring tests skip the regular expressions for the texts they cannot match.
-    if "javascript:" in text.lower() and _JAVASCRIPT.search(text):
-        return True
-    if "=" in text and _ATTRIBUTE_BREAKOUT.search(text):
-        return True
-    if "<" not in text:  # no element can start: the parser would find nothing
-        return False
-    parser = _LiveMarkup()
-    parser.feed(text)
-    parser.close()
-    return parser.live
-
-
 def safe(value: object) -> object:
     """What onnx's layout writes: the value as it is, unless it would be live markup.
 
     onnx's ``gen_doc.py`` writes names and descriptions raw; for every schema onnx
     ships that is harmless and the output stays byte for byte the same. A value
-    that would run (a handler, a script, a ``javascript:`` link, an attribute
-    break-out) is written HTML-escaped instead, with a warning naming it.
+    that the sanitizer (:mod:`gendoc.present.live_markup`) does not find inert is
+    written as text instead (every character that could open Markdown or HTML as a
+    reference, line by line), with a warning naming it.
     """
     if not isinstance(value, str) or not is_live(value):
         return value
+    return _as_text(value)
+
+
+def safe_doc(value: object) -> object:
+    """:func:`safe` for an operator's doc, which the layout writes as Markdown paragraphs."""
+    if not isinstance(value, str) or not is_live(value, markdown=True):
+        return value
+    return _as_text(value)
+
+
+def safe_attribute(value: object) -> object:
+    """:func:`safe` for a quoted attribute's value (an anchor's name): a quote would end it."""
+    if isinstance(value, str) and '"' in value:
+        return _as_text(value)
+    return safe(value)
+
+
+def _as_text(value: str) -> str:
     warnings.warn(
         f"escaped schema text that would be live markup in onnx's layout: {value[:60]!r}",
         HostileTextWarning,
-        stacklevel=2,
+        stacklevel=3,
     )
-    return html.escape(value).replace("[", "&#91;").replace("]", "&#93;")
+    return "\n".join(md_escape(line) for line in value.split("\n"))
 
 
 FILTERS = {
     "onnx_safe": safe,
+    "onnx_safe_attribute": safe_attribute,
+    "onnx_safe_doc": safe_doc,
     "onnx_number": number,
     "onnx_qualify": qualify,
     "onnx_domain": domain_long,
