@@ -11,14 +11,17 @@ each of its files; one with a file missing, added or changed (a damaged
 cache, or a page's script rewritten in place) is not restored: Pagefind
 runs again and its bundle replaces the kept one.
 
-Keeping and restoring link the files instead of copying them: the site's
-bundle and the kept one are hard links to the same files (copies where the
-cache folder is on another file system). Copying the bundle's 800 small
-files took half a second each way on the machine this was measured on,
-linking them 20 ms. Nothing may therefore write into a bundle's file in
-place, or it would change the kept bundle too: Pagefind writes into a new
-folder, the site's bundle is removed before the parts are linked into it,
-and each ``pagefind-entry.json`` written here (sorted, below) is a new file.
+Keeping and restoring link the files between the cache and the folder where the parts
+wait (copies where the cache folder is on another file system); the site gets copies.
+Copying the bundle's 800 small files took half a second each way on the machine this
+was first measured on, linking them 20 ms, but a site's files linked to the kept ones
+would be the cache's files: whoever can write the site (a server's upload folder) would
+write the cache, and a kept file would be served with the site's owner and times. So the
+parts are copied once, into the site, and a kept bundle is restored only when every file
+and folder in it is the user's and nobody else can write to it (see
+:func:`gendoc.storage.cache.read_entry`). Nothing may write into a kept file in place:
+Pagefind writes into a new folder, and each ``pagefind-entry.json`` written here (sorted,
+below) is a new file.
 
 Pagefind lists the languages of ``pagefind-entry.json`` in the order of a
 hash map, which changes from run to run; they are sorted here, so that the
@@ -185,7 +188,7 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
 
 
 def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
-    """Join the parts' ``bundles`` into ``site/pagefind`` (their files linked), and remove them.
+    """Join the parts' ``bundles`` into ``site/pagefind`` (their files copied), and remove them.
 
     Every part's entry is read before the site's bundle is touched, so a missing part
     leaves the site as it was. The files two parts share must be the same bytes; the entry
@@ -217,7 +220,7 @@ def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
                     raise GendocError(f"pagefind: two parts of the site differ in {placed.name}")
                 continue
             placed.parent.mkdir(parents=True, exist_ok=True)
-            _share(str(path), str(placed))
+            shutil.copyfile(path, placed)
     if entries:
         (target / ENTRY).write_text(_entry_text(entries[0], languages), encoding="utf-8")
     for bundle in bundles:
@@ -311,11 +314,14 @@ def _share(source: str, target: str) -> None:
 
 
 def _keep(bundle: Path, kept: Path, key: str) -> None:
-    """Store ``bundle`` as the only kept index; a failure leaves the cache without one."""
+    """Store ``bundle`` as the only kept index, writable by the user alone (whatever the
+    umask gave Pagefind's files); a failure leaves the cache without one."""
     with contextlib.suppress(OSError):
         private_folder(kept)
         staging = Path(tempfile.mkdtemp(dir=kept, prefix=".tmp-"))
         shutil.copytree(bundle, staging / BUNDLE, copy_function=_share)
+        for path in (staging / BUNDLE, *(staging / BUNDLE).rglob("*")):
+            path.chmod(0o700 if path.is_dir() else 0o600)
         manifest = json.dumps(_digests(staging / BUNDLE), sort_keys=True)
         (staging / BUNDLE / MANIFEST).write_text(manifest, encoding="utf-8")
         for old in kept.iterdir():
