@@ -13,7 +13,7 @@ raw only when it is *inert* both ways it can be read:
   tags and attributes and link schemes ``http``, ``https``, ``mailto`` or relative,
   but for the elements nh3 unwraps that carry no attribute value (the ``<T>`` of
   ``Tensor<T>`` in onnx's prose, which a browser shows as nothing but its content).
-  The text is followed by a marker element (its name random, so that no text can
+  The text is followed by a marker element (its text random, so that no text can
   write it), which must come out as that element, last: a text
   that ends inside a tag, a comment or an element whose content is not markup (a
   ``<textarea>``) would swallow what the layout writes after it.
@@ -63,6 +63,9 @@ _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _CONTROLS = re.compile(r"[\x00-\x20\x7f-\x9f]")
 # nh3's allow-list, and the language class Markdown renderers give a fenced code block.
 _ATTRIBUTES = {**nh3.ALLOWED_ATTRIBUTES, "code": {"class"}}
+# More tags than any prose has: the HTML5 tree of thousands of nested formatting elements
+# takes seconds to build, so such a text is written as text without being parsed.
+_MOST_TAGS = 1000
 # The attributes nh3 may keep that hold a URL.
 _URL_ATTRIBUTES = frozenset({"href", "src", "cite"})
 # What each reading needs to find anything: an element or a reference; a link or an
@@ -89,12 +92,16 @@ def is_live(text: str, markdown: bool = False) -> bool:
     read as HTML and, past a blank line, as Markdown), or with ``markdown`` as a Markdown
     paragraph (an operator's doc, whose code spans and fences hold ``<`` as text).
     Remembered (see :func:`remembered`): descriptions recur across versions and builds."""
-    digest = hashlib.sha256(f"{markdown:d}\0{text}".encode()).hexdigest()[:32]
+    digest = hashlib.sha256(f"{markdown:d}\0{text}".encode(errors="surrogatepass")).hexdigest()
+    digest = digest[:32]
     if _KNOWN.depth and not _KNOWN.loaded:
         _KNOWN.load()
     if digest in _KNOWN.inert:
         return False
-    live = _is_live(text, markdown)
+    try:
+        live = text.count("<") > _MOST_TAGS or _is_live(text, markdown)
+    except (RecursionError, UnicodeError):  # nested past what the parsers take, or no text
+        live = True
     if not live:
         _KNOWN.inert.add(digest)
         _KNOWN.added = True
@@ -185,9 +192,22 @@ def _html_inert(source: str) -> bool:
         strip_comments=True,
     )
     raw = _shape(html5lib.parseFragment(source, namespaceHTMLElements=False), unwrap=True)
-    if raw is None or raw[-1:] != [("b", (), (_MARKER,))]:
-        return False  # a URL of another scheme, or the text did not end in plain content
+    if raw is None or not _ends_with_marker(raw):
+        return False  # a URL of another scheme, or the text did not end in content
     return raw == _shape(html5lib.parseFragment(kept, namespaceHTMLElements=False))
+
+
+def _ends_with_marker(items: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether the last node of the tree, in document order, is the marker element (inside
+    an element the text left open, such as an unclosed ``<i>``, or not)."""
+    while items:
+        last = items[-1]
+        if last == ("b", (), (_MARKER,)):
+            return True
+        if isinstance(last, str):
+            return False
+        items = last[2]
+    return False
 
 
 def _shape(node: Any, unwrap: bool = False) -> list[Any] | None:

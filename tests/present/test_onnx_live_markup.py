@@ -63,7 +63,9 @@ def test_the_allow_list_keeps_what_prose_needs() -> None:
     assert not is_live("`<img src=x onerror=alert(1)>` in a doc's code span", markdown=True)
     assert is_live("`<img src=x onerror=alert(1)>` in a description", markdown=False)
     assert is_live("<i onmouseover='alert(1)'>x</i>")
+    assert not is_live("an <i>unclosed element")  # the layout's text after it stays text
     assert is_live("<b>unclosed <textarea>")  # swallows what the layout writes after it
+    assert is_live("<i>" * 20_000)  # nested past what is worth parsing: text, no traceback
     assert is_live("*x*{onclick=alert(1)}")  # Python-Markdown's attribute list
 
 
