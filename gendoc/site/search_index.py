@@ -11,17 +11,16 @@ each of its files; one with a file missing, added or changed (a damaged
 cache, or a page's script rewritten in place) is not restored: Pagefind
 runs again and its bundle replaces the kept one.
 
-Keeping and restoring link the files between the cache and the folder where the parts
-wait (copies where the cache folder is on another file system); the site gets copies.
-Copying the bundle's 800 small files took half a second each way on the machine this
-was first measured on, linking them 20 ms, but a site's files linked to the kept ones
-would be the cache's files: whoever can write the site (a server's upload folder) would
-write the cache, and a kept file would be served with the site's owner and times. So the
-parts are copied once, into the site, and a kept bundle is restored only when every file
+A site's search files are its own, never linked to the kept ones: whoever can write the
+site (a server's upload folder) would write the cache through a link, and a kept file
+would be served with the site's owner and times. Each part is copied once, in the
+process that made it, while the other process may still be building its language:
+restored from the cache into the folder where the parts wait, or, when Pagefind ran, from
+there into the cache; joining the parts then moves their files into the site. (Linking
+was cheaper: creating the 900 files of a bundle costs a millisecond or two each on a busy
+machine, linking them 30 microseconds.) A kept bundle is restored only when every file
 and folder in it is the user's and nobody else can write to it (see
-:func:`gendoc.storage.cache.read_entry`). Nothing may write into a kept file in place:
-Pagefind writes into a new folder, and each ``pagefind-entry.json`` written here (sorted,
-below) is a new file.
+:func:`gendoc.storage.cache.read_entry`); its files are made writable by the user alone.
 
 Pagefind lists the languages of ``pagefind-entry.json`` in the order of a
 hash map, which changes from run to run; they are sorted here, so that the
@@ -174,7 +173,7 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
                 shutil.copytree(
                     kept / key,
                     target,
-                    copy_function=_share,
+                    copy_function=shutil.copyfile,
                     ignore=shutil.ignore_patterns(MANIFEST),
                 )
                 return target
@@ -188,7 +187,7 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
 
 
 def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
-    """Join the parts' ``bundles`` into ``site/pagefind`` (their files copied), and remove them.
+    """Join the parts' ``bundles`` into ``site/pagefind`` (their files moved), and remove them.
 
     Every part's entry is read before the site's bundle is touched, so a missing part
     leaves the site as it was. The files two parts share must be the same bytes; the entry
@@ -220,7 +219,7 @@ def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
                     raise GendocError(f"pagefind: two parts of the site differ in {placed.name}")
                 continue
             placed.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, placed)
+            shutil.move(path, placed)
     if entries:
         (target / ENTRY).write_text(_entry_text(entries[0], languages), encoding="utf-8")
     for bundle in bundles:
@@ -319,7 +318,7 @@ def _keep(bundle: Path, kept: Path, key: str) -> None:
     with contextlib.suppress(OSError):
         private_folder(kept)
         staging = Path(tempfile.mkdtemp(dir=kept, prefix=".tmp-"))
-        shutil.copytree(bundle, staging / BUNDLE, copy_function=_share)
+        shutil.copytree(bundle, staging / BUNDLE, copy_function=shutil.copyfile)
         for path in (staging / BUNDLE, *(staging / BUNDLE).rglob("*")):
             path.chmod(0o700 if path.is_dir() else 0o600)
         manifest = json.dumps(_digests(staging / BUNDLE), sort_keys=True)

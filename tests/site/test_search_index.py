@@ -181,7 +181,7 @@ def test_a_restored_index_is_the_bundle_a_run_writes_copied_into_the_site(
             assert path.is_dir() or path.stat().st_nlink == 1, path
 
 
-def test_a_cache_on_another_file_system_gets_copies(
+def test_a_site_where_links_cannot_be_made_is_indexed_from_copies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def cross_device(source: str, target: str) -> None:
