@@ -17,12 +17,15 @@ raw only when it is *inert* both ways it can be read:
   write it), which must come out as that element, last: a text
   that ends inside a tag, a comment or an element whose content is not markup (a
   ``<textarea>``) would swallow what the layout writes after it.
-- **as Markdown**, parsed by markdown-it-py with every link let through: each link,
-  image, autolink and reference definition must have an allowed scheme. Python-Markdown
-  (which mkdocs uses) also reads a reference definition inside a paragraph and an
-  attribute list (``{: onclick=...}``) after an element, so every such definition and
-  every inline link destination is checked as well, and an attribute list may hold
-  ids and classes only.
+- **as Markdown**, parsed by markdown-it-py (CommonMark, as GitHub reads it) with every
+  link let through: each link, image, autolink and reference definition must have an
+  allowed scheme; and converted by Python-Markdown, which mkdocs uses, with attribute
+  lists on as sites enable them (``{: onclick=...}`` after an element): its HTML must
+  be inert as above, and so must every reference definition it read, used or not (a
+  link in another text may use it; Python-Markdown reads one inside a paragraph too).
+  An operator's doc is written as Markdown paragraphs, where code spans and fences
+  hold ``<`` as text: it is read as Markdown only, and the HTML both parsers make of
+  it is checked.
 
 A URL's scheme is read after decoding character references and percent-encoding
 (until nothing changes) and removing tabs, line breaks and other control characters,
