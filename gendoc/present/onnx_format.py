@@ -79,25 +79,24 @@ class HostileTextWarning(UserWarning):
     """Schema text that onnx's own layout would have written as live markup."""
 
 
-def safe(value: object) -> object:
+def safe(value: object, *, markdown: bool = False) -> object:
     """What onnx's layout writes: the value as it is, unless it would be live markup.
 
     onnx's ``gen_doc.py`` writes names and descriptions raw; for every schema onnx
     ships that is harmless and the output stays byte for byte the same. A value
     that the sanitizer (:mod:`gendoc.present.live_markup`) does not find inert is
     written as text instead (every character that could open Markdown or HTML as a
-    reference, line by line), with a warning naming it.
+    reference, line by line), with a warning naming it. With ``markdown``, the value
+    is a Markdown paragraph (an operator's doc), not the content of an HTML element.
     """
-    if not isinstance(value, str) or not is_live(value):
+    if not isinstance(value, str) or not is_live(value, markdown):
         return value
     return _as_text(value)
 
 
 def safe_doc(value: object) -> object:
     """:func:`safe` for an operator's doc, which the layout writes as Markdown paragraphs."""
-    if not isinstance(value, str) or not is_live(value, markdown=True):
-        return value
-    return _as_text(value)
+    return safe(value, markdown=True)
 
 
 def safe_attribute(value: object) -> object:
@@ -111,7 +110,7 @@ def _as_text(value: str) -> str:
     warnings.warn(
         f"escaped schema text that would be live markup in onnx's layout: {value[:60]!r}",
         HostileTextWarning,
-        stacklevel=3,
+        stacklevel=2,
     )
     return "\n".join(md_escape(line) for line in value.split("\n"))
 
