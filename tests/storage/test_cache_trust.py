@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from gendoc.collect.installed import _decode_reference, _encode_reference
 from gendoc.site.build_cache import Store
 from gendoc.storage.cache import cached_json
 from tests.helpers import run_gendoc
@@ -76,8 +78,8 @@ def test_a_page_store_of_another_is_not_read_nor_written(
 
 @pytest.mark.parametrize("how", ["entry writable by others", "folder writable by others"])
 def test_documents_never_show_what_another_put_in_the_cache(tmp_path: Path, how: str) -> None:
-    """The schema text's HTML and the collected model of a real build, each replaced: the
-    next build writes the documents of an empty cache."""
+    """The schema text's HTML and the collected model of a real build, each replaced with
+    a handler in a text: the next build writes the documents of an empty cache."""
     cache = tmp_path / "cache"
     env = {"GENDOC_CACHE_DIR": str(cache)}
 
@@ -91,8 +93,13 @@ def test_documents_never_show_what_another_put_in_the_cache(tmp_path: Path, how:
     texts = json.loads(table.read_text())
     texts = {key: f"{HOSTILE}{html}" for key, html in texts.items()}
     table.write_text(json.dumps(texts))
-    for entry in cache.glob("reference.*"):
-        entry.chmod(0o666 if how.startswith("entry") else 0o600)
+    (model,) = cache.glob("reference.*")
+    reference = _decode_reference(model.read_bytes())
+    first = replace(reference.schemas[0], doc=f"{HOSTILE} {reference.schemas[0].doc}")
+    model.write_bytes(
+        _encode_reference(replace(reference, schemas=(first, *reference.schemas[1:])))
+    )
+    model.chmod(0o666 if how.startswith("entry") else 0o600)
     table.chmod(0o666 if how.startswith("entry") else 0o600)
     if how.startswith("folder"):
         cache.chmod(0o777)
