@@ -31,31 +31,21 @@ A URL's scheme is read after decoding character references and percent-encoding
 (until nothing changes) and removing tabs, line breaks and other control characters,
 as a browser ignores them.
 
-Parsing every text three ways takes about a second for onnx's two thousand texts, more
-than the rest of a build; within :func:`remembered`, the texts found inert are kept in the
-cache (a digest of each) under a fingerprint of this module and the parsers, so the next
-build checks only the texts it has not seen.
+The layout asks this of a schema module's texts only: onnx's own are written as its
+gen_doc.py writes them (they all pass, the tests check, but parsing onnx's two thousand
+texts three ways would take longer than the rest of a build).
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import html
-import importlib.util
-import json
 import re
 import secrets
-from collections.abc import Iterator
 from functools import cache
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 import nh3
-
-import gendoc
-from gendoc.storage.cache import DECODE_ERRORS, cache_dir, fingerprint, read_entry, write_entry
 
 SCHEMES = frozenset({"http", "https", "mailto"})
 """The link schemes schema text may use; a URL without a scheme (relative) is allowed too."""
@@ -94,21 +84,11 @@ def is_live(text: str, markdown: bool = False) -> bool:
     that the allow-list does not keep: inside an HTML block (a description in ``<dd>``,
     read as HTML and, past a blank line, as Markdown), or with ``markdown`` as a Markdown
     paragraph (an operator's doc, whose code spans and fences hold ``<`` as text).
-    Remembered (see :func:`remembered`): descriptions recur across versions and builds."""
-    digest = hashlib.sha256(f"{markdown:d}\0{text}".encode(errors="surrogatepass")).hexdigest()
-    digest = digest[:32]
-    if _KNOWN.depth and not _KNOWN.loaded:
-        _KNOWN.load()
-    if digest in _KNOWN.inert:
-        return False
+    Cached: a module's texts recur across versions."""
     try:
-        live = text.count("<") > _MOST_TAGS or _is_live(text, markdown)
+        return text.count("<") > _MOST_TAGS or _is_live(text, markdown)
     except (RecursionError, UnicodeError):  # nested past what the parsers take, or no text
-        live = True
-    if not live:
-        _KNOWN.inert.add(digest)
-        _KNOWN.added = True
-    return live
+        return True
 
 
 def _is_live(text: str, markdown: bool) -> bool:
@@ -119,68 +99,6 @@ def _is_live(text: str, markdown: bool) -> bool:
         return True
     signs = _PYTHON_MARKDOWN_SIGNS.search(text) or (markdown and "<" in text)
     return bool(signs) and not _python_markdown_inert(text)
-
-
-# The modules whose code decides a verdict.
-_CHECKERS = ("gendoc.present.live_markup", "nh3", "html5lib", "markdown", "markdown_it")
-
-
-class _Known:
-    """The digests of the texts found inert: this process's, and those stored by earlier ones."""
-
-    def __init__(self) -> None:
-        self.inert: set[str] = set()
-        self.added = False
-        self.depth = 0  # how many remembered() blocks are open
-        self.loaded = False  # whether the open block has read the stored digests
-        self.path: Path | None = None
-
-    def load(self) -> None:
-        self.loaded, self.path = True, _known_file()
-        if self.path is not None:
-            with contextlib.suppress(*DECODE_ERRORS):
-                stored = json.loads(read_entry(self.path))
-                if isinstance(stored, list) and all(isinstance(d, str) for d in stored):
-                    self.inert.update(stored)
-
-    def store(self) -> None:
-        self.loaded = False
-        if self.path is None or not self.added:
-            return
-        self.added = False
-        with contextlib.suppress(OSError):
-            write_entry(self.path, json.dumps(sorted(self.inert)).encode())
-            for old in self.path.parent.glob("inert-*.json"):
-                if old != self.path:
-                    old.unlink(missing_ok=True)
-
-
-def _known_file() -> Path | None:
-    folder = cache_dir()
-    specs = [importlib.util.find_spec(name) for name in _CHECKERS]
-    if folder is None or any(spec is None or spec.origin is None for spec in specs):
-        return None
-    try:
-        key = fingerprint(gendoc.__version__, [Path(s.origin) for s in specs if s and s.origin])
-    except OSError:
-        return None
-    return folder / f"inert-{key}.json"
-
-
-_KNOWN = _Known()
-
-
-@contextlib.contextmanager
-def remembered() -> Iterator[None]:
-    """Within this block, :func:`is_live` starts from the verdicts stored earlier (read at its
-    first text), and the new ones are stored when the outermost block ends."""
-    _KNOWN.depth += 1
-    try:
-        yield
-    finally:
-        _KNOWN.depth -= 1
-    if _KNOWN.depth == 0:
-        _KNOWN.store()
 
 
 def _html_inert(source: str) -> bool:

@@ -8,7 +8,17 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 
-from gendoc.model.reference import Attribute, Option, Parameter, Schema
+from jinja2 import pass_context
+from jinja2.runtime import Context
+
+from gendoc.model.reference import (
+    Attribute,
+    Option,
+    Parameter,
+    Reference,
+    Schema,
+    schema_sort_key,
+)
 from gendoc.present.display import md_escape
 from gendoc.present.live_markup import is_live
 
@@ -31,9 +41,10 @@ def domain_short(domain: str) -> str:
     return domain or "ai.onnx (default)"
 
 
-def version_links(schemas: Iterable[Schema], changelog: str) -> str:
+@pass_context
+def version_links(context: Context, schemas: Iterable[Schema], changelog: str) -> str:
     return ", ".join(
-        f'<a href="{changelog}#{safe_attribute(s.versioned_name)}">{s.since_version}</a>'
+        f'<a href="{changelog}#{safe_attribute(context, s.versioned_name)}">{s.since_version}</a>'
         for s in schemas
     )
 
@@ -79,40 +90,63 @@ class HostileTextWarning(UserWarning):
     """Schema text that onnx's own layout would have written as live markup."""
 
 
-def safe(value: object, *, markdown: bool = False) -> object:
+def own_texts(reference: Reference) -> frozenset[str]:
+    """Every name, type and text of the schemas onnx itself registered in ``reference``."""
+    texts: set[str] = set()
+    for schema in reference.schemas:
+        if schema_sort_key(schema) not in reference.onnx_own:
+            continue
+        texts.update((schema.name, schema.domain, schema.qualified_name, schema.doc))
+        for p in schema.parameters:
+            texts.update((p.name, p.type_str, p.description))
+        for a in schema.attributes:
+            texts.update((a.name, a.description))
+        for tc in schema.type_constraints:
+            texts.update((tc.name, tc.description))
+    return frozenset(texts)
+
+
+def _is_live(context: Context, value: object, markdown: bool) -> bool:
+    """Whether ``value`` is text that would be live markup, written raw: never a text of onnx's
+    own schemas (the render's ``onnx_own_texts``), which onnx's documents print as they are."""
+    own = context.get("onnx_own_texts", frozenset())
+    return isinstance(value, str) and value not in own and is_live(value, markdown)
+
+
+@pass_context
+def safe(context: Context, value: object) -> object:
     """What onnx's layout writes: the value as it is, unless it would be live markup.
 
-    onnx's ``gen_doc.py`` writes names and descriptions raw; for every schema onnx
-    ships that is harmless and the output stays byte for byte the same. A value
-    that the sanitizer (:mod:`gendoc.present.live_markup`) does not find inert is
-    written as text instead (every character that could open Markdown or HTML as a
-    reference, line by line), with a warning naming it. With ``markdown``, the value
-    is a Markdown paragraph (an operator's doc), not the content of an HTML element.
+    onnx's ``gen_doc.py`` writes names and descriptions raw, and so does this layout for
+    onnx's own schemas. A schema module's value that the sanitizer
+    (:mod:`gendoc.present.live_markup`) does not find inert is written as text instead
+    (every character that could open Markdown or HTML as a reference, line by line), with
+    a warning naming it.
     """
-    if not isinstance(value, str) or not is_live(value, markdown):
-        return value
-    return _as_text(value)
+    return _as_text(value) if _is_live(context, value, markdown=False) else value
 
 
-def safe_doc(value: object) -> object:
+@pass_context
+def safe_doc(context: Context, value: object) -> object:
     """:func:`safe` for an operator's doc, which the layout writes as Markdown paragraphs."""
-    return safe(value, markdown=True)
+    return _as_text(value) if _is_live(context, value, markdown=True) else value
 
 
-def safe_attribute(value: object) -> object:
+@pass_context
+def safe_attribute(context: Context, value: object) -> object:
     """:func:`safe` for a quoted attribute's value (an anchor's name): a quote would end it."""
     if isinstance(value, str) and '"' in value:
         return _as_text(value)
-    return safe(value)
+    return safe(context, value)
 
 
-def _as_text(value: str) -> str:
+def _as_text(value: object) -> str:
     warnings.warn(
         f"escaped schema text that would be live markup in onnx's layout: {value[:60]!r}",
         HostileTextWarning,
         stacklevel=2,
     )
-    return "\n".join(md_escape(line) for line in value.split("\n"))
+    return "\n".join(md_escape(line) for line in str(value).split("\n"))
 
 
 FILTERS = {

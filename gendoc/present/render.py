@@ -24,7 +24,7 @@ from gendoc import __version__
 from gendoc.catalogs.i18n import LANGUAGES, translations
 from gendoc.errors import UsageError
 from gendoc.model.reference import Reference
-from gendoc.present import live_markup, schema_html
+from gendoc.present import schema_html
 from gendoc.present.display import Display
 from gendoc.present.styles import STYLES
 from gendoc.storage.cache import template_cache
@@ -216,7 +216,7 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
 
 def render_documents(reference: Reference, options: RenderOptions) -> dict[str, str]:
     """All four documents, by file name."""
-    with schema_html.remembered(), live_markup.remembered():
+    with schema_html.remembered():
         return {doc.filename: render_document(reference, doc, options) for doc in DOCUMENTS}
 
 
