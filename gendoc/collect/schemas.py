@@ -349,13 +349,13 @@ def collect(
     details = {}
     if with_details:
         details = {(op.domain, op.name, int(op.since_version)): schema_details(op) for op in found}
-    own = frozenset(
+    own = sorted(
         (op.domain, op.name, int(op.since_version))
         for op in found
         if not modules or (domain_key(op.domain), op.name, int(op.since_version)) in before
     )
     reference = Reference(
-        onnx_version=REGISTRY.version, schemas=tuple(schemas), details=details, onnx_own=own
+        onnx_version=REGISTRY.version, schemas=tuple(schemas), details=details, onnx_own=tuple(own)
     )
     if not with_examples:
         return reference

@@ -229,7 +229,8 @@ class Reference:
     :func:`schema_sort_key` to its :class:`SchemaDetails` when they were collected
     (for the site; snapshots and documents leave them out). ``onnx_own`` holds the
     :func:`schema_sort_key` of every schema onnx itself registered, not a ``--schemas``
-    module: their text is what onnx's own documents print. It is empty where that is not
+    module, sorted (the model's ``repr`` keys the site's cache): their text is what
+    onnx's own documents print. It is empty where that is not
     known (a snapshot, a reference made by hand); snapshots leave it out.
     """
 
@@ -238,7 +239,7 @@ class Reference:
     examples: dict[str, tuple[Example, ...]] = field(default_factory=dict)
     samples: dict[str, str] = field(default_factory=dict)
     details: dict[SchemaKey, SchemaDetails] = field(default_factory=dict)
-    onnx_own: frozenset[SchemaKey] = frozenset()
+    onnx_own: tuple[SchemaKey, ...] = ()
 
     def details_of(self, schema: Schema) -> SchemaDetails:
         """The details of one version; empty ones when they were not collected."""

@@ -93,8 +93,9 @@ class HostileTextWarning(UserWarning):
 def own_texts(reference: Reference) -> frozenset[str]:
     """Every name, type and text of the schemas onnx itself registered in ``reference``."""
     texts: set[str] = set()
+    own = set(reference.onnx_own)
     for schema in reference.schemas:
-        if schema_sort_key(schema) not in reference.onnx_own:
+        if schema_sort_key(schema) not in own:
             continue
         texts.update((schema.name, schema.domain, schema.qualified_name, schema.doc))
         for p in schema.parameters:
