@@ -28,6 +28,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 
 from gendoc.catalogs.i18n import catalog_path, read_catalog, update_catalog, write_catalog
+from gendoc.catalogs.translated import unlinked
 from gendoc.model.reference import Reference, Schema, domain_label, labelled
 from gendoc.storage.resources import templates_root
 
@@ -235,8 +236,9 @@ def _current_translations(lang: str, templates: Path | None) -> dict[str, str]:
 
 @cache
 def _read_current(path: Path, lang: str, mtime_ns: int) -> dict[str, str]:
+    """The current translations of one catalog, each with no link its paragraph lacks."""
     return {
-        m.id: m.string
+        m.id: unlinked(m.id, m.string)
         for m in read_catalog(path, lang)
         if m.id and isinstance(m.id, str) and m.string and not m.fuzzy
     }

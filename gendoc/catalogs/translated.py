@@ -17,8 +17,13 @@ anything, but it can *do* only what its msgid does:
   translation (:func:`neutralised`): a ``<`` or ``[`` or ``#`` that the English
   text does not have shows as that character in every Markdown and HTML
   output and opens nothing. An HTML tag survives only if the msgid has the
-  very same tag. A control character becomes a space, and a translation
-  cannot make an address that GitHub would turn into a link.
+  very same tag. A control character becomes a space.
+- A translation adds no link (:func:`unlinked`): a Markdown link, image or
+  reference definition to a target its msgid does not link to makes every bracket
+  of the translation a character reference, and an address its msgid lacks (a URL,
+  ``www.``, an e-mail address, as linkify-it or GitHub finds them) has its ``:`` and
+  ``.`` written as references and a word joiner after its ``@``, which no linkifier
+  reads across: the words stay, the link is gone.
 
 Nothing here changes a translation that uses only the characters of its
 msgid, so the shipped catalogs come out exactly as written.
@@ -28,6 +33,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import cache
+from typing import Any
 
 _PERCENT = re.compile(r"%(?:%|\((?P<name>[^()]*)\)(?P<conversion>.?))|%")
 _BRACE = re.compile(r"\{\{|\}\}|\{(?P<field>[^{}]*)\}|[{}]")
@@ -45,6 +52,31 @@ _ANY_FIELD = re.compile(r"%\(|\{[^{}]*\}")
 _MARKUP = re.compile(r"<[^<>]*>|&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
 _WWW = re.compile(r"www\.", re.IGNORECASE)
 _WORD_JOINER = "\u2060"
+# What a link needs: a bracket closing a link's text or a reference's name; an address
+# a scheme's "://" or "mailto:", "www." or "@".
+_MARKDOWN_LINK_SIGNS = re.compile(r"\]\s*[(\[:]")
+_ADDRESS_SIGNS = re.compile(r"://|mailto:|www\.|@", re.IGNORECASE)
+_ADDRESS_PUNCTUATION = re.compile(r"[:.@]")
+
+
+def _unlinking(match: re.Match[str]) -> str:
+    """A character of an address as one no linkifier reads across: ``:`` and ``.`` as
+    references, ``@`` followed by a word joiner (GitHub decodes references before it looks
+    for an e-mail address)."""
+    char = match.group()
+    return "@" + _WORD_JOINER if char == "@" else f"&#{ord(char)};"
+
+
+# GitHub's extended www and e-mail autolinks (GitHub Flavored Markdown, "Autolinks
+# (extension)"), which need no known top-level domain.
+_GITHUB_AUTOLINK = re.compile(
+    r"www\.[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*[^\s<]*"
+    r"|[A-Za-z0-9.+_-]+@[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+",
+    re.IGNORECASE,
+)
+# What ends an address without being part of it: GitHub's trailing punctuation, and what
+# is not ASCII (a Chinese full stop right after a URL).
+_ADDRESS_END = re.compile(r"(?:[?!.,:*_~]|[^\x00-\x7f])+$")
 
 
 class Placeholder(tuple[str, str]):
@@ -180,7 +212,67 @@ def neutralised(msgids: tuple[str, ...], msgstr: str) -> str:
         if "@" not in english:
             literal = literal.replace("@", "@" + _WORD_JOINER)
         out.append(literal)
-    return "".join(out)
+    return unlinked("\n\n".join(msgids), "".join(out))
+
+
+def unlinked(msgid: str, msgstr: str) -> str:
+    """``msgstr`` with no link that ``msgid`` does not have (see the module's docstring).
+
+    Nothing changes in a translation whose links and addresses are its msgid's."""
+    links, addresses = _MARKDOWN_LINK_SIGNS.search(msgstr), _ADDRESS_SIGNS.search(msgstr)
+    if not links and not addresses:
+        return msgstr
+    known = _markdown_targets(msgid) | {address for _, _, address in _addresses(msgid)}
+    if links and not _markdown_targets(msgstr) <= known:
+        msgstr = msgstr.replace("[", "&#91;").replace("]", "&#93;")
+    for start, end, address in reversed(_addresses(msgstr) if addresses else []):
+        if address not in known:
+            span = _ADDRESS_PUNCTUATION.sub(_unlinking, msgstr[start:end])
+            msgstr = msgstr[:start] + span + msgstr[end:]
+    return msgstr
+
+
+@cache
+def _commonmark() -> Any:
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark")
+    parser.validateLink = lambda url: True  # every link is seen
+    return parser
+
+
+@cache
+def _linkify() -> Any:
+    from linkify_it import LinkifyIt
+
+    return LinkifyIt()
+
+
+def _markdown_targets(text: str) -> set[str]:
+    """Where the links, images and reference definitions of ``text`` lead, as a CommonMark
+    reader sees them (every scheme let through)."""
+    env: dict = {}
+    targets = {
+        str(token.attrGet("href") or token.attrGet("src"))
+        for block in _commonmark().parse(text, env)
+        for token in block.children or ()
+        if token.type in ("link_open", "image")
+    }
+    return targets | {str(ref.get("href")) for ref in env.get("references", {}).values()}
+
+
+def _addresses(text: str) -> list[tuple[int, int, str]]:
+    """The URLs, ``www.`` names and e-mail addresses in ``text`` as ``(start, end, address)``,
+    in order, none overlapping: those linkify-it finds and the ``www.`` names and e-mail
+    addresses GitHub links whatever their domain; the address without its trailing
+    punctuation."""
+    found = [(m.index, m.last_index) for m in _linkify().match(text) or ()]
+    found += [m.span() for m in _GITHUB_AUTOLINK.finditer(text)]
+    spans: list[tuple[int, int, str]] = []
+    for start, end in sorted(found):
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, end, _ADDRESS_END.sub("", text[start:end])))
+    return spans
 
 
 def _literal(text: str, allowed: set[str], markup: set[str]) -> str:

@@ -315,19 +315,20 @@ def _import_one(name: str) -> None:
         ) from None
 
 
-def import_schema_modules(modules: Iterable[str]) -> None:
+def import_schema_modules(modules: Iterable[str]) -> set[SchemaKey]:
     """Import user modules that register extra schemas with onnx.
 
     Modules are looked up from the current folder first, as ``python -m``
     would. What they print goes to stderr, since stdout may carry a
     snapshot. A module that cannot be imported, exits, or registers a schema
     onnx already has (replacing it would document a different operator under
-    onnx's name) is a usage error naming it.
+    onnx's name) is a usage error naming it. Returns what was registered before the
+    first module (nothing without modules).
     """
     modules = list(modules)
     if modules and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
-    registered = _registered() if modules else {}
+    registered = before = _registered() if modules else {}
     for name in modules:
         _import_one(name)
         now = _registered()
@@ -335,6 +336,7 @@ def import_schema_modules(modules: Iterable[str]) -> None:
         if overridden:
             raise UsageError(f"schema module {name!r} {overridden}")
         registered = now
+    return set(before)
 
 
 def collect(
@@ -351,13 +353,21 @@ def collect(
     already (see :func:`gendoc.collect.installed.reference`), else here.
     ``with_details`` adds each version's :class:`SchemaDetails` (the site shows them).
     """
-    import_schema_modules(schema_modules)
+    modules = tuple(schema_modules)
+    before = import_schema_modules(modules)
     found = defs.get_all_schemas_with_history()
     schemas = sorted((convert_schema(op) for op in found), key=schema_sort_key)
     details = {}
     if with_details:
         details = {(op.domain, op.name, int(op.since_version)): schema_details(op) for op in found}
-    reference = Reference(onnx_version=REGISTRY.version, schemas=tuple(schemas), details=details)
+    own = sorted(
+        (op.domain, op.name, int(op.since_version))
+        for op in found
+        if not modules or (domain_key(op.domain), op.name, int(op.since_version)) in before
+    )
+    reference = Reference(
+        onnx_version=REGISTRY.version, schemas=tuple(schemas), details=details, onnx_own=tuple(own)
+    )
     if not with_examples:
         return reference
     onnx_dir = REGISTRY.folder

@@ -227,7 +227,11 @@ class Reference:
     an operator name to its snippets, ``samples`` an operator name in lower
     case to the source of its sample implementation. ``details`` maps a
     :func:`schema_sort_key` to its :class:`SchemaDetails` when they were collected
-    (for the site; snapshots and documents leave them out).
+    (for the site; snapshots and documents leave them out). ``onnx_own`` holds the
+    :func:`schema_sort_key` of every schema onnx itself registered, not a ``--schemas``
+    module, sorted (the model's ``repr`` keys the site's cache): their text is what
+    onnx's own documents print. It is empty where that is not
+    known (a snapshot, a reference made by hand); snapshots leave it out.
     """
 
     onnx_version: str
@@ -235,6 +239,7 @@ class Reference:
     examples: dict[str, tuple[Example, ...]] = field(default_factory=dict)
     samples: dict[str, str] = field(default_factory=dict)
     details: dict[SchemaKey, SchemaDetails] = field(default_factory=dict)
+    onnx_own: tuple[SchemaKey, ...] = ()
 
     def details_of(self, schema: Schema) -> SchemaDetails:
         """The details of one version; empty ones when they were not collected."""
@@ -289,6 +294,7 @@ class Reference:
             examples=self.examples,
             samples=self.samples,
             details=self.details,
+            onnx_own=self.onnx_own,
         )
 
     def select(self, *, ml: bool) -> Reference:
@@ -299,6 +305,7 @@ class Reference:
             examples=self.examples,
             samples=self.samples,
             details=self.details,
+            onnx_own=self.onnx_own,
         )
 
 

@@ -5,14 +5,22 @@ Used by the ``onnx`` style, whose output must match onnx's byte for byte.
 
 from __future__ import annotations
 
-import html
-import re
 import warnings
 from collections.abc import Iterable
-from functools import cache
-from html.parser import HTMLParser
 
-from gendoc.model.reference import Attribute, Option, Parameter, Schema
+from jinja2 import pass_context
+from jinja2.runtime import Context
+
+from gendoc.model.reference import (
+    Attribute,
+    Option,
+    Parameter,
+    Reference,
+    Schema,
+    schema_sort_key,
+)
+from gendoc.present.display import md_escape
+from gendoc.present.live_markup import is_live
 
 INFINITY = "&#8734;"
 
@@ -33,9 +41,11 @@ def domain_short(domain: str) -> str:
     return domain or "ai.onnx (default)"
 
 
-def version_links(schemas: Iterable[Schema], changelog: str) -> str:
+@pass_context
+def version_links(context: Context, schemas: Iterable[Schema], changelog: str) -> str:
     return ", ".join(
-        f'<a href="{changelog}#{safe(s.versioned_name)}">{s.since_version}</a>' for s in schemas
+        f'<a href="{changelog}#{safe_attribute(context, s.versioned_name)}">{s.since_version}</a>'
+        for s in schemas
     )
 
 
@@ -80,67 +90,70 @@ class HostileTextWarning(UserWarning):
     """Schema text that onnx's own layout would have written as live markup."""
 
 
-class _LiveMarkup(HTMLParser):
-    """Finds what a browser would run: script-like elements, handlers, ``javascript:`` URLs."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.live = False
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _LIVE_TAGS or any(_is_live_attribute(k, v) for k, v in attrs):
-            self.live = True
-
-
-_LIVE_TAGS = frozenset({"script", "iframe", "object", "embed", "svg", "math", "style", "base"})
-_JAVASCRIPT = re.compile(r"(\]\(|<|=)\s*[\"']?\s*javascript:", re.IGNORECASE)
-_ATTRIBUTE_BREAKOUT = re.compile(r"[\"'][\s/]+on[a-z]+\s*=", re.IGNORECASE)
-
-
-def _is_live_attribute(name: str, value: str | None) -> bool:
-    url = (value or "").replace(" ", "").lower()
-    return name.startswith("on") or (name in ("href", "src", "action") and "javascript:" in url)
+def own_texts(reference: Reference) -> frozenset[str]:
+    """Every name, type and text of the schemas onnx itself registered in ``reference``."""
+    texts: set[str] = set()
+    own = set(reference.onnx_own)
+    for schema in reference.schemas:
+        if schema_sort_key(schema) not in own:
+            continue
+        texts.update((schema.name, schema.domain, schema.qualified_name, schema.doc))
+        for p in schema.parameters:
+            texts.update((p.name, p.type_str, p.description))
+        for a in schema.attributes:
+            texts.update((a.name, a.description))
+        for tc in schema.type_constraints:
+            texts.update((tc.name, tc.description))
+    return frozenset(texts)
 
 
-@cache
-def is_live(text: str) -> bool:
-    """Whether ``text``, written raw into Markdown or an HTML attribute, would run anything.
-
-    Cached: the same descriptions recur across versions and documents.
-    """
-    # The substring tests skip the regular expressions for the texts they cannot match.
-    if "javascript:" in text.lower() and _JAVASCRIPT.search(text):
-        return True
-    if "=" in text and _ATTRIBUTE_BREAKOUT.search(text):
-        return True
-    if "<" not in text:  # no element can start: the parser would find nothing
-        return False
-    parser = _LiveMarkup()
-    parser.feed(text)
-    parser.close()
-    return parser.live
+def _is_live(context: Context, value: object, markdown: bool) -> bool:
+    """Whether ``value`` is text that would be live markup, written raw: never a text of onnx's
+    own schemas (the render's ``onnx_own_texts``), which onnx's documents print as they are."""
+    own = context.get("onnx_own_texts", frozenset())
+    return isinstance(value, str) and value not in own and is_live(value, markdown)
 
 
-def safe(value: object) -> object:
+@pass_context
+def safe(context: Context, value: object) -> object:
     """What onnx's layout writes: the value as it is, unless it would be live markup.
 
-    onnx's ``gen_doc.py`` writes names and descriptions raw; for every schema onnx
-    ships that is harmless and the output stays byte for byte the same. A value
-    that would run (a handler, a script, a ``javascript:`` link, an attribute
-    break-out) is written HTML-escaped instead, with a warning naming it.
+    onnx's ``gen_doc.py`` writes names and descriptions raw, and so does this layout for
+    onnx's own schemas. A schema module's value that the sanitizer
+    (:mod:`gendoc.present.live_markup`) does not find inert is written as text instead
+    (every character that could open Markdown or HTML as a reference, line by line), with
+    a warning naming it.
     """
-    if not isinstance(value, str) or not is_live(value):
-        return value
+    return _as_text(value) if _is_live(context, value, markdown=False) else value
+
+
+@pass_context
+def safe_doc(context: Context, value: object) -> object:
+    """:func:`safe` for an operator's doc, which the layout writes as Markdown paragraphs."""
+    return _as_text(value) if _is_live(context, value, markdown=True) else value
+
+
+@pass_context
+def safe_attribute(context: Context, value: object) -> object:
+    """:func:`safe` for a quoted attribute's value (an anchor's name): a quote would end it."""
+    if isinstance(value, str) and '"' in value:
+        return _as_text(value)
+    return safe(context, value)
+
+
+def _as_text(value: object) -> str:
     warnings.warn(
         f"escaped schema text that would be live markup in onnx's layout: {value[:60]!r}",
         HostileTextWarning,
         stacklevel=2,
     )
-    return html.escape(value).replace("[", "&#91;").replace("]", "&#93;")
+    return "\n".join(md_escape(line) for line in str(value).split("\n"))
 
 
 FILTERS = {
     "onnx_safe": safe,
+    "onnx_safe_attribute": safe_attribute,
+    "onnx_safe_doc": safe_doc,
     "onnx_number": number,
     "onnx_qualify": qualify,
     "onnx_domain": domain_long,

@@ -41,9 +41,18 @@ class OnnxStyle(Style):
         return dict(onnx_format.FILTERS)
 
     def context(self, reference: Reference, kind: str) -> dict[str, Any]:
+        own = {"onnx_own_texts": onnx_format.own_texts(reference)}
         if kind == "Changelog":
-            return {"changelog": views.changelog_index(reference), "title": "Operator Changelog"}
-        return {"operators": views.onnx_operator_index(reference), "title": "Operator Schemas"}
+            return {
+                "changelog": views.changelog_index(reference),
+                "title": "Operator Changelog",
+                **own,
+            }
+        return {
+            "operators": views.onnx_operator_index(reference),
+            "title": "Operator Schemas",
+            **own,
+        }
 
 
 class GendocStyle(Style):

@@ -11,14 +11,16 @@ each of its files; one with a file missing, added or changed (a damaged
 cache, or a page's script rewritten in place) is not restored: Pagefind
 runs again and its bundle replaces the kept one.
 
-Keeping and restoring link the files instead of copying them: the site's
-bundle and the kept one are hard links to the same files (copies where the
-cache folder is on another file system). Copying the bundle's 800 small
-files took half a second each way on the machine this was measured on,
-linking them 20 ms. Nothing may therefore write into a bundle's file in
-place, or it would change the kept bundle too: Pagefind writes into a new
-folder, the site's bundle is removed before the parts are linked into it,
-and each ``pagefind-entry.json`` written here (sorted, below) is a new file.
+A site's search files are its own, never linked to the kept ones: whoever can write the
+site (a server's upload folder) would write the cache through a link, and a kept file
+would be served with the site's owner and times. Each part is copied once, in the
+process that made it, while the other process may still be building its language:
+restored from the cache into the folder where the parts wait, or, when Pagefind ran, from
+there into the cache; joining the parts then moves their files into the site. (Linking
+was cheaper: creating the 900 files of a bundle costs a millisecond or two each on a busy
+machine, linking them 30 microseconds.) A kept bundle is restored only when every file
+and folder in it is the user's and nobody else can write to it (see
+:func:`gendoc.storage.cache.read_entry`); its files are made writable by the user alone.
 
 Pagefind lists the languages of ``pagefind-entry.json`` in the order of a
 hash map, which changes from run to run; they are sorted here, so that the
@@ -172,7 +174,7 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
                 shutil.copytree(
                     kept / key,
                     target,
-                    copy_function=_share,
+                    copy_function=shutil.copyfile,
                     ignore=shutil.ignore_patterns(MANIFEST),
                 )
                 return target
@@ -186,7 +188,7 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
 
 
 def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
-    """Join the parts' ``bundles`` into ``site/pagefind`` (their files linked), and remove them.
+    """Join the parts' ``bundles`` into ``site/pagefind`` (their files moved), and remove them.
 
     Every part's entry is read before the site's bundle is touched, so a missing part
     leaves the site as it was. The files two parts share must be the same bytes; the entry
@@ -221,7 +223,7 @@ def merge_bundles(site: Path, bundles: Sequence[Path]) -> None:
                     raise GendocError(f"pagefind: two parts of the site differ in {placed.name}")
                 continue
             placed.parent.mkdir(parents=True, exist_ok=True)
-            _share(str(path), str(placed))
+            shutil.move(path, placed)
     if entries:
         (target / ENTRY).write_text(_entry_text(entries[0], languages), encoding="utf-8")
     for bundle in bundles:
@@ -315,11 +317,14 @@ def _share(source: str, target: str) -> None:
 
 
 def _keep(bundle: Path, kept: Path, key: str) -> None:
-    """Store ``bundle`` as the only kept index; a failure leaves the cache without one."""
+    """Store ``bundle`` as the only kept index, writable by the user alone (whatever the
+    umask gave Pagefind's files); a failure leaves the cache without one."""
     with contextlib.suppress(OSError):
         private_folder(kept)
         staging = Path(tempfile.mkdtemp(dir=kept, prefix=".tmp-"))
-        shutil.copytree(bundle, staging / BUNDLE, copy_function=_share)
+        shutil.copytree(bundle, staging / BUNDLE, copy_function=shutil.copyfile)
+        for path in (staging / BUNDLE, *(staging / BUNDLE).rglob("*")):
+            path.chmod(0o700 if path.is_dir() else 0o600)
         manifest = json.dumps(_digests(staging / BUNDLE), sort_keys=True)
         (staging / BUNDLE / MANIFEST).write_text(manifest, encoding="utf-8")
         for old in kept.iterdir():

@@ -11,10 +11,13 @@ to computing the value again: the cache can make a run faster, never different.
 Every entry is checked when it is read: bytes that do not decode, or decode
 to a value of the wrong shape, are a miss, and the value computed instead
 replaces the entry, so a damaged cache heals on the next run. The folder is
-created private to the user (0700): compiled templates are Python code that
-gendoc runs, so whoever can write them can run code as the user. Compiled
-templates are only read from a folder that the user owns and nobody else can
-write to.
+created private to the user (0700), and only the user can have written what
+gendoc reads from it: an entry is read only when it and every folder from it up
+to the cache folder are the user's and nobody else can write to them
+(:func:`read_entry`), otherwise it is a miss and nothing is written there
+(:func:`private_folder`). Compiled templates are Python code that gendoc runs, and
+the other entries become documents and the site's pages and scripts: whoever could
+replace them could run code as the user or in the readers' browsers.
 """
 
 from __future__ import annotations
@@ -61,33 +64,64 @@ def fingerprint(label: str, files: Iterable[Path]) -> str:
 
 def private_folder(folder: Path) -> Path:
     """``folder``, created if missing with permissions for its user alone (0700), and so is
-    each missing folder above it (``mkdir(parents=True)`` would make those 0755)."""
+    each missing folder above it (``mkdir(parents=True)`` would make those 0755).
+
+    ``OSError`` when the folder, or one above it in the cache, is another user's or others
+    can write to it: nothing is written into a cache someone else could have filled."""
     missing = [p for p in (folder, *folder.parents) if not p.exists()]
     for path in reversed(missing):
         path.mkdir(mode=0o700, exist_ok=True)
+    if not is_trusted_folder(folder):
+        raise OSError(f"{folder} is not private to this user")
     return folder
+
+
+def _owned(st: os.stat_result) -> bool:
+    return st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 
 def is_private(folder: Path) -> bool:
     """Whether ``folder`` is the user's and nobody else can write to it."""
     try:
-        st = folder.stat()
+        return _owned(folder.stat())
     except OSError:
         return False
-    return st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def is_trusted_folder(folder: Path) -> bool:
+    """Whether ``folder`` and every folder above it up to the cache folder are the user's
+    and nobody else can write to them (outside the cache: ``folder`` and its parent).
+
+    Above the cache folder nothing is asked: a folder there that others could write to
+    lets them move the cache folder away, but what they put in its place is theirs."""
+    root = cache_dir()
+    chain = [Path(os.path.abspath(folder))]
+    top = Path(os.path.abspath(root)) if root is not None else None
+    if top is not None and (chain[0] == top or top in chain[0].parents):
+        while chain[-1] != top:
+            chain.append(chain[-1].parent)
+    else:
+        chain.append(chain[0].parent)
+    return all(map(is_private, chain))
 
 
 def read_entry(path: Path) -> bytes:
-    """The bytes of a cache file; ``OSError`` unless it is a regular file.
+    """The bytes of a cache file; ``OSError`` unless it is a regular file that the user owns
+    and nobody else can write to, in a folder chain :func:`is_trusted_folder` accepts.
 
-    A named pipe put in an entry's place would block the read for ever, and a
-    link could make gendoc read (and trust) a file outside the cache: both are
-    misses, like a missing entry. The pipe is opened without blocking.
+    A named pipe put in an entry's place would block the read for ever, a link
+    could make gendoc read (and trust) a file outside the cache, and an entry
+    someone else could have written is theirs: all are misses, like a missing
+    entry. The pipe is opened without blocking; the owner is that of the file
+    opened, not of what a name pointed to before.
     """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC)
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
             raise OSError(f"{path} is not a regular file")
+        if not _owned(st) or not is_trusted_folder(path.parent):
+            raise OSError(f"{path} could have been written by another user")
         return f.read()
 
 
@@ -182,7 +216,8 @@ class TemplateCache(jinja2.BytecodeCache):
     checksum, a SHA-256 of the code and the marshalled code: anything that
     does not match (a truncated or damaged file, another template's code,
     another Python) is a miss, and the template compiled again replaces it.
-    Nothing is read from a folder others could write to: the code runs.
+    Nothing is read from a folder others could write to (:func:`read_entry`): the
+    code runs.
     """
 
     def __init__(self, directory: Path) -> None:
@@ -194,8 +229,7 @@ class TemplateCache(jinja2.BytecodeCache):
     def load_bytecode(self, bucket: Bucket) -> None:
         code = None
         with contextlib.suppress(*DECODE_ERRORS):
-            if is_private(self.directory) and is_private(self.directory.parent):
-                code = _code_of(read_entry(self._path(bucket)), bucket.checksum)
+            code = _code_of(read_entry(self._path(bucket)), bucket.checksum)
         if code is not None:
             bucket.code = code
 

@@ -8,6 +8,7 @@ index is read back from its fragments (one per page, gzip'd JSON).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import shutil
@@ -153,7 +154,7 @@ def test_a_site_marking_no_text_is_indexed_whole(tmp_path: Path) -> None:
     assert "Sidebar on every page" in pages["/operators/Add.html"]["content"]
 
 
-def test_a_restored_index_is_the_bundle_a_run_writes_and_shares_its_files(
+def test_a_restored_index_is_the_bundle_a_run_writes_copied_into_the_site(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cache = tmp_path / "cache"
@@ -175,10 +176,12 @@ def test_a_restored_index_is_the_bundle_a_run_writes_and_shares_its_files(
     monkeypatch.setattr(search_index, "run_pagefind", no_run)
     index_site(restored, cache)
     assert every_file(restored / BUNDLE) == written
-    assert (restored / BUNDLE / "pagefind.js").samefile(kept / "pagefind.js")
+    for site in (first, restored):  # the sites' files are their own, not the cache's
+        for path in (site / BUNDLE).rglob("*"):
+            assert path.is_dir() or path.stat().st_nlink == 1, path
 
 
-def test_a_cache_on_another_file_system_gets_copies(
+def test_a_site_where_links_cannot_be_made_is_indexed_from_copies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def cross_device(source: str, target: str) -> None:
@@ -196,8 +199,8 @@ def test_a_cache_on_another_file_system_gets_copies(
 
 
 def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
-    """The sites' bundles are links to the kept files: deleting a site's bundle, or indexing
-    the site again once its pages changed, leaves the kept bundle as it was."""
+    """Deleting a site's bundle, or indexing the site again once its pages changed, leaves
+    the kept bundle as it was."""
     cache = tmp_path / "cache"
     first, restored = make_site(tmp_path / "first"), make_site(tmp_path / "restored")
     index_site(first, cache)
@@ -226,7 +229,7 @@ def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, dama
     (kept,) = (cache / "search-index" / "site").iterdir()
     script = kept / "pagefind.js"
     if damage == "changed":
-        script.write_text("alert('planted')")  # through the link: the first site's too
+        script.write_text("alert('planted')")
     elif damage == "cut short":
         script.write_bytes(written["pagefind.js"][:10])
     elif damage == "removed":
@@ -240,6 +243,36 @@ def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, dama
     assert every_file(restored / BUNDLE) == written
     (healed,) = (cache / "search-index" / "site").iterdir()
     assert every_file(healed) == {**written, MANIFEST: (healed / MANIFEST).read_bytes()}
+
+
+@pytest.mark.parametrize("how", ["file", "folder", "owner"])
+def test_a_kept_index_another_could_have_written_is_not_restored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """A kept bundle whose script and manifest another user rewrote (the manifest matches)
+    is indexed again, and nothing is kept in a folder others can write to."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("GENDOC_CACHE_DIR", str(cache))
+    first = make_site(tmp_path / "first")
+    index_site(first, cache)
+    written = every_file(first / BUNDLE)
+    (kept,) = (cache / "search-index" / "site").iterdir()
+    (kept / "pagefind.js").write_text("alert('planted')")
+    manifest = json.loads((kept / MANIFEST).read_text())
+    manifest["pagefind.js"] = hashlib.sha256(b"alert('planted')").hexdigest()
+    (kept / MANIFEST).write_text(json.dumps(manifest))
+    if how == "file":
+        (kept / "pagefind.js").chmod(0o666)
+    elif how == "folder":
+        (cache / "search-index").chmod(0o777)
+    else:
+        real = os.getuid()
+        monkeypatch.setattr(os, "getuid", lambda: real + 1)
+    restored = make_site(tmp_path / "restored")
+    index_site(restored, cache)
+    assert every_file(restored / BUNDLE) == written
+    if how != "file":  # a private folder is healed; another's is left as it was
+        assert (kept / "pagefind.js").read_text() == "alert('planted')"
 
 
 def test_a_missing_part_is_one_error_and_the_index_is_kept(tmp_path: Path) -> None:
