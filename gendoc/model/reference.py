@@ -227,11 +227,12 @@ class Reference:
     an operator name to its snippets, ``samples`` an operator name in lower
     case to the source of its sample implementation. ``details`` maps a
     :func:`schema_sort_key` to its :class:`SchemaDetails` when they were collected
-    (for the site; snapshots and documents leave them out). ``onnx_own`` holds the
+    (for the site and snapshots; documents leave them out). ``onnx_own`` holds the
     :func:`schema_sort_key` of every schema onnx itself registered, not a ``--schemas``
     module, sorted (the model's ``repr`` keys the site's cache): their text is what
     onnx's own documents print. It is empty where that is not
-    known (a snapshot, a reference made by hand); snapshots leave it out.
+    known (a snapshot, a reference made by hand); snapshots leave it out, so that a
+    snapshot, which is data, cannot exempt a text from the onnx layout's sanitizer.
     """
 
     onnx_version: str

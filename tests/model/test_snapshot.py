@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -159,7 +160,9 @@ def test_installed_onnx_snapshot_follows_the_schema_and_round_trips(reference: R
     assert data["format_minor"] == FORMAT_MINOR
     assert data["onnx_version"] == reference.onnx_version
     assert data["gendoc_version"] == gendoc.__version__
-    assert from_data(data) == reference
+    # A snapshot is data: it cannot claim a text is onnx's own and so skip the onnx layout's
+    # sanitizer; every text of a build from it is checked.
+    assert from_data(data) == dataclasses.replace(reference, onnx_own=())
 
 
 def test_verdicts_are_written_with_their_schema_and_follow_the_schema() -> None:
