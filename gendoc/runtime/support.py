@@ -30,6 +30,7 @@ class Status(enum.StrEnum):
     NO_VERSION = "no kernel for this version"
     UNKNOWN_OPERATOR = "operator unknown to the runtime"
     UNKNOWN_DOMAIN = "domain unknown to the runtime"
+    INVALID_TYPE = "a type onnx's schema does not allow"
     OPSET_TOO_NEW = "opset newer than the runtime reads"
 
     @property
@@ -83,6 +84,20 @@ def in_float(node: NodeUse) -> NodeUse:
     return replace(node, inputs=cast(node.inputs), outputs=cast(node.outputs))
 
 
+def disallowed(node: NodeUse) -> list[str]:
+    """The values fed a type that the operator's schema does not allow (an invalid model,
+    which a runtime that checks the model refuses before it looks for kernels)."""
+    if node.schema is None:
+        return []
+    allowed = {c.name: c.allowed_types for c in node.schema.type_constraints}
+    found = []
+    for arg in (*node.inputs, *node.outputs):
+        kinds = allowed.get(arg.type_str, (arg.type_str,) if "(" in arg.type_str else None)
+        if arg.type is not None and kinds is not None and arg.type not in kinds:
+            found.append(f"{arg.param}: {arg.type}")
+    return found
+
+
 def _fed(node: NodeUse) -> str:
     kinds = {arg.type_str: arg.type or "?" for arg in (*node.inputs, *node.outputs)}
     return ", ".join(f"{name}={kind}" for name, kind in sorted(kinds.items()))
@@ -101,6 +116,9 @@ def check_node(table: KernelTable, node: NodeUse) -> Answer:
     since = table.since_version(node.domain, node.op, opset)
     if since is None:
         return Answer(Status.UNKNOWN_OPERATOR, f"{node.op} at opset {opset}")
+    invalid = disallowed(node)
+    if invalid:
+        return Answer(Status.INVALID_TYPE, f"{node.op}-{since} fed {', '.join(invalid)}")
     if (node.domain, node.op) in RESOLVED_AT_LOAD:
         return Answer(Status.REGISTERED, f"{node.op}-{since}, made an initializer on loading")
     kernels = [k for k in table.kernels.get((node.domain, node.op), ()) if k.covers(since)]
