@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from gendoc.collect.model_file import Arg, ModelFile, NodeUse
 from gendoc.collect.schemas import onnx_release
 from gendoc.runtime import reference_ops
+from gendoc.runtime.answers import Answer, check_node
 from gendoc.runtime.ort_kernels import KernelTable
 from gendoc.runtime.scoreboard import Scoreboard
-from gendoc.runtime.support import Answer, check_node
 from gendoc.runtime.training import Gradients, gradients
 
 # The scoreboard's name of each runtime's backend

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from gendoc.collect.model_file import NodeUse
-from gendoc.runtime.support import Answer, Status
+from gendoc.runtime.answers import Answer, Status
 
 NAME = "onnx.reference"
 # The evaluator's modules per domain: onnx.reference.ops and its submodules

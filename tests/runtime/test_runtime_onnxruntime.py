@@ -12,7 +12,7 @@ from onnx import TensorProto, helper
 
 from gendoc.collect.model_file import read_model
 from gendoc.runtime import ort_kernels
-from gendoc.runtime.support import check_nodes
+from gendoc.runtime.answers import check_nodes
 
 
 def test_record_is_what_the_installed_release_extracts(tmp_path):

@@ -13,10 +13,10 @@ from onnx import TensorProto, helper, numpy_helper
 from gendoc.cli import main
 from gendoc.collect.model_file import NotAModelError, read_model
 from gendoc.commands.support import report
+from gendoc.runtime.answers import Status, check_node
 from gendoc.runtime.ort_kernels import Kernel, from_record, load_record
 from gendoc.runtime.scoreboard import main as scoreboard_main
 from gendoc.runtime.scoreboard import scoreboard
-from gendoc.runtime.support import Status, check_node
 
 
 @pytest.fixture(scope="module")
