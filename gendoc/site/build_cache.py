@@ -59,9 +59,11 @@ def digest(*parts: str) -> str:
 
 
 def source_key() -> str:
-    """gendoc's own code: any edit to it may change what a page renders to."""
+    """gendoc's own code and the runtimes' records: any edit to them may change what a page
+    renders to."""
     package = Path(gendoc.__file__).parent
-    return fingerprint(gendoc.__version__, package.glob("**/*.py"))
+    files = [*package.glob("**/*.py"), *package.glob("runtime/data/*.json")]
+    return fingerprint(gendoc.__version__, files)
 
 
 def content_key(content: SiteContent) -> str:
