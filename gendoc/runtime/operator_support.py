@@ -17,15 +17,18 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
+from gendoc.collect.schemas import onnx_release
 from gendoc.model.reference import Reference, Schema
 from gendoc.runtime.answers import Status
 from gendoc.runtime.ort_kernels import RESOLVED_AT_LOAD, KernelTable, kernel_table
-from gendoc.runtime.scoreboard import Score, scoreboard
+from gendoc.runtime.scoreboard import Score, Scoreboard, scoreboard
 from gendoc.runtime.training import gradients
 
 # Names and sources of the scoreboard's backends, as the site shows them
 BACKENDS = {
+    "ort": "onnxruntime",
     "onnx-reference": "onnx.reference",
     "onnxruntime-openvino": "OpenVINO",
     "tvm": "TVM",
@@ -50,6 +53,8 @@ class RunsOn:
     types: str
     tests: Score | None
     url: str
+    backend: str = ""
+    """The scoreboard's name of the backend, on the rows of onnx's backend tests."""
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,12 @@ class VersionSupport:
 
     rows: tuple[RunsOn, ...]
     trains: str
+    tests_date: str = ""
+    """The scoreboard's date, on a version with its backends' rows."""
+    tests_onnx: str = ""
+    """The onnx the scoreboard's backends ran."""
+    tests_older: bool = False
+    """Whether that onnx is older than the one documented."""
 
     @property
     def onnxruntime(self) -> RunsOn:
@@ -85,6 +96,15 @@ def _calls(text: str) -> list[tuple[str, str, int]]:
         domain, _, op = name.rpartition(".")
         calls.append((domain, op, imports.get(domain, imports.get("", 0))))
     return calls
+
+
+def backend_labels(board: Scoreboard) -> list[tuple[str, str]]:
+    """The scoreboard's backends the site shows, each with its label and release."""
+    return [
+        (key, f"{label} {board.backends[key].release}".strip())
+        for key, label in BACKENDS.items()
+        if key in board.backends
+    ]
 
 
 class SupportTable:
@@ -126,7 +146,7 @@ class SupportTable:
         name = f"onnxruntime {table.version} CPU"
         url = KERNELS_URL.format(version=table.version)
         key = (schema.domain, schema.name)
-        tests = self._score("ort", key)
+        tests = None
         if schema.domain not in table.opsets:
             return RunsOn(name, Status.UNKNOWN_DOMAIN, "", "", tests, url)
         if schema.since_version > table.opsets[schema.domain]:
@@ -154,13 +174,18 @@ class SupportTable:
         """The rows for ``schema``; the scoreboard's backends on its operator's newest version
         alone, since onnx's tests run at the newest opset."""
         rows = [self._onnxruntime(schema)]
-        if newest:
-            for backend, label in BACKENDS.items():
-                score = self._score(backend, (schema.domain, schema.name))
-                if score is not None and score.total:
-                    url = SCOREBOARD_URL.format(commit=self.board.commit, backend=backend)
-                    rows.append(RunsOn(label, Status.UNKNOWN, "", "", score, url))
-        return VersionSupport(tuple(rows), gradients(schema).trains)
+        if not newest:
+            return VersionSupport(tuple(rows), gradients(schema).trains)
+        for backend, label in backend_labels(self.board):
+            score = self._score(backend, (schema.domain, schema.name))
+            if score is not None and score.total:
+                url = SCOREBOARD_URL.format(commit=self.board.commit, backend=backend)
+                rows.append(RunsOn(label, Status.UNKNOWN, "", "", score, url, backend))
+        onnx = sorted({b.onnx for b in self.board.backends.values()})
+        documented = onnx_release(self.reference.onnx_version)
+        older = any(onnx_release(v) < documented for v in onnx)
+        date = self.board.date[:10]
+        return VersionSupport(tuple(rows), gradients(schema).trains, date, ", ".join(onnx), older)
 
 
 _TABLES: dict[int, SupportTable] = {}
@@ -193,3 +218,39 @@ def opset_coverage(reference: Reference, schemas: Sequence[Schema]) -> OpsetCove
     counts = Counter(row.status.runs if row.status is not Status.FUNCTION else "f" for row in rows)
     label = rows[0].runtime if rows else ""
     return OpsetCoverage(label, len(rows), counts[True], counts["f"], counts[False], counts[None])
+
+
+def runtime_support(reference: Reference) -> dict[str, Any]:
+    """Every operator version's rows as plain data, for ``gendoc export``'s snapshot: the
+    releases and commits the answers come from, then one entry per operator version."""
+    table = kernel_table(prefer_installed=False)
+    board = scoreboard()
+    newest = {(s.domain, s.name): s.since_version for s in reference.schemas}
+    versions = {}
+    for schema in reference.schemas:
+        key = (schema.domain, schema.name)
+        found = support_of(reference, schema, newest[key] == schema.since_version)
+        ort = found.onnxruntime
+        versions[f"{schema.domain}|{schema.name}|{schema.since_version}"] = {
+            "onnxruntime": {
+                "status": ort.status.value,
+                "versions": ort.versions,
+                "types": ort.types,
+            },
+            "tests": {
+                row.backend: [row.tests.passed, row.tests.failed, row.tests.skipped]
+                for row in found.rows
+                if row.tests is not None
+            },
+            "trains": found.trains,
+        }
+    return {
+        "onnxruntime": {
+            "release": table.version,
+            "commit": table.commit,
+            "released": table.released,
+            "provider": table.provider,
+        },
+        "scoreboard": {"commit": board.commit, "date": board.date},
+        "versions": versions,
+    }

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gendoc.runtime.operator_support import BACKENDS
+from gendoc.runtime.operator_support import backend_labels
+from gendoc.runtime.scoreboard import scoreboard
 from gendoc.site.opsets import SiteLike
 
 
@@ -21,6 +22,7 @@ def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
     for domain in site.reference.domains:
         found = site.opsets(domain)
         if found:
-            context = {"domain": domain, "opset": found[-1], "backends": list(BACKENDS.values())}
+            backends = backend_labels(scoreboard())
+            context = {"domain": domain, "opset": found[-1], "backends": backends}
             pages.append((matrix_page(site, domain), "site/runtimes.md.j2", context))
     return pages
