@@ -1,5 +1,5 @@
 """The site's "Runs on" data per operator version: the same answer as ``gendoc support`` for
-the same onnxruntime release, shown on the operator, opset and matrix pages in both languages."""
+the same onnxruntime release (the pages that show it: tests/site/test_site_runs_on.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gendoc.collect.installed import reference as installed_reference
 from gendoc.collect.model_file import read_model
 from gendoc.model.reference import Reference
 from gendoc.runtime.answers import Status, check_node
-from gendoc.runtime.operator_support import opset_coverage, support_of
+from gendoc.runtime.operator_support import support_of
 from gendoc.runtime.ort_kernels import from_record, load_record
 
 # Operators of one float input: a one-node model is enough to ask the command about each version
@@ -36,12 +36,10 @@ def test_each_version_gets_the_commands_answer(tmp_path: Path, detailed: Referen
             x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 3, 4])
             node = helper.make_node(name, ["x"], ["y"])
             graph = helper.make_graph([node], "g", [x], [helper.make_empty_tensor_value_info("y")])
-            opset = [helper.make_opsetid("", max(schema.since_version, 7))]
+            opset = [helper.make_opsetid("", schema.since_version)]
             path = tmp_path / f"{name}-{schema.since_version}.onnx"
             onnx.save(helper.make_model(graph, opset_imports=opset), path)
             (used,) = read_model(path).nodes
-            if used.since_version != schema.since_version:
-                continue  # opset 7 selects a newer version than 1 to 6
             command = check_node(table, used).status
             site = support_of(detailed, schema, False).onnxruntime.status
             assert (command.runs, command is Status.FUNCTION) == (
@@ -51,26 +49,3 @@ def test_each_version_gets_the_commands_answer(tmp_path: Path, detailed: Referen
             seen.add(site)
     # the versions checked cover a kernel, a function body and a refusal
     assert {Status.REGISTERED, Status.FUNCTION} <= seen and any(s.runs is False for s in seen)
-
-
-def test_pages_show_the_table_the_matrix_and_the_opset_coverage(detailed: Reference) -> None:
-    from gendoc.site.pages import SiteContent
-
-    site = SiteContent(detailed, [])
-    english, chinese = (
-        site.render("operators/ai.onnx/Relu.md", lang).text for lang in ["en", "zh"]
-    )
-    release = load_record()["onnxruntime"]
-    assert "Runs on" in english and "运行于" in chinese
-    row = f'>onnxruntime {release} CPU</a></td><td data-label="Kernel">registered</td>'
-    assert row in english
-    assert "已注册" in chinese and "Trains: gradient builder" in english
-    matrix = site.render("opsets/ai.onnx/runtimes.md", "en").text
-    assert "[Relu-14](" in matrix and "registered" in matrix
-    newest = max(o.version for o in site.opsets(""))
-    coverage = opset_coverage(detailed, site.opsets("")[-1].schemas)
-    page = site.render(f"opsets/ai.onnx/{newest}.md", "en").text
-    assert f"{coverage.registered} of these {coverage.total} operator versions" in page
-    assert coverage.registered + coverage.function + coverage.refused + coverage.unknown == (
-        coverage.total
-    )
