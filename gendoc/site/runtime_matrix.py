@@ -24,5 +24,5 @@ def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
         if found:
             backends = backend_labels(scoreboard())
             context = {"domain": domain, "opset": found[-1], "backends": backends}
-            pages.append((matrix_page(site, domain), "site/runtimes.md.j2", context))
+            pages.append((matrix_page(site, domain), "site/runtimes.html.j2", context))
     return pages
