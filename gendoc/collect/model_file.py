@@ -212,10 +212,9 @@ class _Reader:
         if not function.node:
             return None
         nodes = [_bind_attributes(inner, node, op) for inner in function.node]
-        present = [name for name in node.input]
         inputs = [
             helper.make_value_info(formal, t)
-            for formal, actual, t in zip(function.input, present, in_types, strict=False)
+            for formal, actual, t in zip(function.input, node.input, in_types, strict=False)
             if actual and t is not None
         ]
         outputs = [helper.make_empty_tensor_value_info(name) for name in function.output]

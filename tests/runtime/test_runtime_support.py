@@ -6,6 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
+import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
@@ -91,7 +92,7 @@ def test_scoreboard_record_is_reextracted_from_a_clone(tmp_path):
 
 
 def test_model_is_read_without_its_external_data(tmp_path):
-    weight = numpy_helper.from_array(__import__("numpy").ones((3, 3), "float32"), "w")
+    weight = numpy_helper.from_array(np.ones((3, 3), "float32"), "w")
     graph = helper.make_graph(
         [helper.make_node("MatMul", ["x", "w"], ["y"])],
         "g",
