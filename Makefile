@@ -13,7 +13,7 @@ DOCS_DIR := docs
 # builds by installing one first and calling `make test ONNX= CONSTRAINTS=` with its own VENV.
 # onnx-ad (the evidence extra) requires the distribution "onnx", which would replace
 # onnx-weekly: setup installs it at its pin without its dependencies (onnx and numpy are there).
-EXTRAS := site,browser,test,torch
+EXTRAS := site,browser,test,torch,runtime
 ONNX ?= onnx,
 CONSTRAINTS ?= -c constraints/site.txt
 $(STAMP): pyproject.toml constraints/site.txt

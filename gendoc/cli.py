@@ -149,6 +149,25 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--lang", choices=LANGUAGES, default="en", help="language of the report")
     audit.set_defaults(run=run_audit)
 
+    support = commands.add_parser(
+        "support", help="where a model's operators run (and train): kernels, tests, gradients"
+    )
+    support.add_argument("model", type=Path, help="an ONNX model file (its weights are not read)")
+    support.add_argument(
+        "--runtime",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="onnxruntime[:CPU] or onnx-reference (repeatable; default: both)",
+    )
+    support.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help="report format"
+    )
+    support.add_argument(
+        "--training", action="store_true", help="add the gradient sources and the nodes that block"
+    )
+    support.set_defaults(run=run_support)
+
     suggest = commands.add_parser("suggest", help="a patch to onnx's sources from the evidence")
     suggest.add_argument(
         "--onnx-src", type=Path, required=True, metavar="DIR", help="onnx checkout to patch"
@@ -225,6 +244,13 @@ def run_diff(args: argparse.Namespace) -> int:
     fail_on = FailOn(args.fail_on)
     sys.stdout.write(format_diff(report, args.format, fail_on))
     return report.exit_status(fail_on)
+
+
+def run_support(args: argparse.Namespace) -> int:
+    """``gendoc support``: exit 1 when a runtime asked refuses an operator."""
+    from gendoc.commands.support import run
+
+    return run(args.model, args.runtime, training=args.training, report_format=args.format)
 
 
 def run_audit(args: argparse.Namespace) -> int:

@@ -31,6 +31,7 @@ EXTRA_OF_MODULE = {
     "pagefind": "site",
     "jieba": "site",
     "onnx_ad": "evidence",
+    "onnxruntime": "runtime",
     "playwright": "browser",
     "torch": "torch",
 }

@@ -38,7 +38,8 @@ from gendoc.model.reference import Operator, ParameterRef, Reference, Schema
 from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
 from gendoc.present.render import template_errors
-from gendoc.site import coverage, evidence_pages, opsets, tags
+from gendoc.runtime.operator_support import opset_coverage, support_of
+from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
 from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.parts import Parts, folder_of
@@ -86,6 +87,8 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "diffs": lambda op: operator_diffs(op.versions, display),
         "tag_counts": lambda schema: tags.tag_counts(schema, display),
         "strength": lambda value: tags.strength(value, display),
+        "runs_on": support_of,
+        "opset_runs_on": opset_coverage,
     }
     return env
 
@@ -183,6 +186,7 @@ class SiteContent:
             ]
         specs += [PageSpec(*spec) for spec in evidence_pages.specs(self)]
         specs += [PageSpec(*spec) for spec in opsets.specs(self)]
+        specs += [PageSpec(*spec) for spec in runtime_matrix.specs(self)]
         return {spec.path: spec for spec in specs}
 
     @cached_property

@@ -22,14 +22,15 @@ STAGES: tuple[frozenset[str], ...] = (
     frozenset({"catalogs"}),
     frozenset({"present"}),
     frozenset({"evidence"}),
-    frozenset({"audit"}),
+    frozenset({"audit", "runtime"}),
     frozenset({"suggest", "site"}),
     frozenset({"commands"}),
     frozenset({"ci", "cli", "__main__"}),
 )
 """Earliest first: a module may import its own stage and earlier ones. The utilities come
 first; onnx is read into the model (collect), presented (catalogs, present); the evidence
-feeds the audit; suggest and the site build on both, the commands on all of them."""
+feeds the audit and the runtime support (where operators run and train); suggest and the
+site build on those, the commands on all of them."""
 
 RANK = {name: rank for rank, stage in enumerate(STAGES) for name in stage}
 

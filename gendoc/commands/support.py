@@ -1,0 +1,91 @@
+"""``gendoc support``: where a model's operators run and train, and the exit status for CI.
+
+The command line parses its options into these typed arguments; the same call works from
+Python. Exit status: 0 when every runtime asked runs every operator (or cannot tell), 1 when
+one refuses an operator, 2 for a file that is not a model or an unknown runtime.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from gendoc.errors import UsageError
+from gendoc.runtime.model_report import (
+    Runtime,
+    SupportReport,
+    build_report,
+    onnxruntime_runtime,
+    reference_runtime,
+)
+
+__all__ = ["RUNTIMES", "ReportFormat", "report", "run"]
+
+RUNTIMES = ("onnxruntime", "onnxruntime:CPU", "onnx-reference")
+"""The ``--runtime`` choices; onnxruntime's only provider here is CPU."""
+
+
+class ReportFormat(enum.StrEnum):
+    TEXT = "text"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+
+def _runtimes(names: Sequence[str], onnx_version: str, newest_opset: int) -> list[Runtime]:
+    from gendoc.runtime.ort_kernels import kernel_table
+
+    found = []
+    for name in names or ("onnxruntime", "onnx-reference"):
+        runtime, _, provider = name.partition(":")
+        if runtime == "onnxruntime" and provider.removesuffix("ExecutionProvider") in ("", "CPU"):
+            found.append(onnxruntime_runtime(kernel_table(), onnx_version, newest_opset))
+        elif runtime in ("onnx-reference", "onnx.reference") and not provider:
+            found.append(reference_runtime(onnx_version))
+        else:
+            raise UsageError(
+                f"no kernel table for runtime {name!r}: choose from {', '.join(RUNTIMES)}"
+            )
+    return found
+
+
+def report(
+    model: Path | str, runtimes: Sequence[str] = (), *, training: bool = False
+) -> SupportReport:
+    """The report for the model file at ``model`` (read without its external data)."""
+    import onnx
+
+    import gendoc.collect.schemas  # noqa: F401  (stops with one line without onnx >= 1.16)
+    from gendoc.collect.model_file import read_model
+    from gendoc.runtime.scoreboard import scoreboard
+
+    chosen = _runtimes(runtimes, onnx.__version__, onnx.defs.onnx_opset_version())
+    read = read_model(Path(model))
+    return build_report(read, chosen, scoreboard(), onnx.__version__, training)
+
+
+def render(found: SupportReport, report_format: ReportFormat) -> str:
+    """The report as text, JSON or Markdown."""
+    if report_format is ReportFormat.JSON:
+        return json.dumps(found.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    from gendoc.present.render import render_report
+
+    suffix = "md" if report_format is ReportFormat.MARKDOWN else "txt"
+    return render_report(f"cli/support.{suffix}.j2", report=found)
+
+
+def run(
+    model: Path | str,
+    runtimes: Sequence[str] = (),
+    *,
+    training: bool = False,
+    report_format: ReportFormat = ReportFormat.TEXT,
+    out: TextIO | None = None,
+) -> int:
+    """Write the report for ``model`` to ``out`` (stdout) and return the exit status."""
+    found = report(model, runtimes, training=training)
+    (out or sys.stdout).write(render(found, ReportFormat(report_format)))
+    return found.exit_status()

@@ -1,0 +1,256 @@
+"""Where one operator version runs and trains, for the site's "Runs on" tables, the matrix
+pages and the opset pages: the same data as ``gendoc support``, per operator version.
+
+Every answer comes from the shipped records (onnxruntime's kernel table, onnx's backend
+scoreboard, the gradient sources), so the site is the same on every machine and says what
+``gendoc support`` says for the same onnxruntime release. An operator version with no kernel
+but a function body runs through its function when onnxruntime has a kernel (or a function)
+for every operator the body calls; a body onnx builds per node from its types is counted as
+running through its function (``gendoc support`` checks its operators for a model's types).
+Types are onnxruntime's, shortened (``float`` for ``tensor(float)``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from gendoc.collect.schemas import onnx_release
+from gendoc.model.reference import Reference, Schema
+from gendoc.runtime.answers import Status
+from gendoc.runtime.ort_kernels import RESOLVED_AT_LOAD, KernelTable, kernel_table
+from gendoc.runtime.scoreboard import Score, Scoreboard, scoreboard
+from gendoc.runtime.training import gradients
+
+# Names and sources of the scoreboard's backends, as the site shows them
+BACKENDS = {
+    "ort": "onnxruntime",
+    "onnx-reference": "onnx.reference",
+    "onnxruntime-openvino": "OpenVINO",
+    "tvm": "TVM",
+    "tract": "tract",
+    "opencv": "OpenCV",
+    "jaxonnxruntime": "jaxonnxruntime",
+    "emx-onnx-cgen": "emx-onnx-cgen",
+}
+SCOREBOARD_URL = "https://github.com/onnx/backend-scoreboard/tree/{commit}/results/{backend}/stable"
+KERNELS_URL = "https://github.com/microsoft/onnxruntime/blob/v{version}/docs/OperatorKernels.md"
+_CALL = re.compile(r"=\s*([A-Za-z_][\w.]*)\s*[<(]")
+_OPSET = re.compile(r"opset_import: \[([^\]]*)\]")
+
+
+@dataclass(frozen=True)
+class RunsOn:
+    """One runtime's row for one operator version."""
+
+    runtime: str
+    status: Status
+    versions: str
+    types: str
+    tests: Score | None
+    url: str
+    backend: str = ""
+    """The scoreboard's name of the backend, on the rows of onnx's backend tests."""
+
+
+@dataclass(frozen=True)
+class VersionSupport:
+    """Every runtime's row for one operator version, and how it trains."""
+
+    rows: tuple[RunsOn, ...]
+    trains: str
+    tests_date: str = ""
+    """The scoreboard's date, on a version with its backends' rows."""
+    tests_onnx: str = ""
+    """The onnx the scoreboard's backends ran."""
+    tests_older: bool = False
+    """Whether that onnx is older than the one documented."""
+
+    @property
+    def onnxruntime(self) -> RunsOn:
+        return self.rows[0]
+
+
+def _short(kind: str) -> str:
+    return kind.removeprefix("tensor(").removesuffix(")") if kind.startswith("tensor(") else kind
+
+
+def _span(start: int, end: int | None) -> str:
+    return f"{start}+" if end is None else f"{start}–{end}" if end != start else str(start)
+
+
+def _calls(text: str) -> list[tuple[str, str, int]]:
+    """The operators a function body calls: (domain, name, opset) from onnx's printer text."""
+    imports = {}
+    for found in _OPSET.findall(text):
+        for part in found.split(","):
+            if ":" in part:
+                domain, version = part.rsplit(":", 1)
+                imports[domain.strip().strip('"')] = int(version)
+    calls = []
+    for name in _CALL.findall(text.split("{", 1)[-1]):
+        domain, _, op = name.rpartition(".")
+        calls.append((domain, op, imports.get(domain, imports.get("", 0))))
+    return calls
+
+
+def backend_labels(board: Scoreboard) -> list[tuple[str, str]]:
+    """The scoreboard's backends the site shows, each with its label and release."""
+    return [
+        (key, f"{label} {board.backends[key].release}".strip())
+        for key, label in BACKENDS.items()
+        if key in board.backends
+    ]
+
+
+class SupportTable:
+    """The answers for every operator version of one reference."""
+
+    def __init__(self, reference: Reference, table: KernelTable | None = None) -> None:
+        self.reference = reference
+        self.table = table or kernel_table(prefer_installed=False)
+        self.board = scoreboard()
+        self._schemas = {(s.domain, s.name, s.since_version): s for s in reference.schemas}
+
+    def _kernels(self, domain: str, op: str, version: int):
+        return [k for k in self.table.kernels.get((domain, op), ()) if k.covers(version)]
+
+    def _runs(self, domain: str, op: str, opset: int, depth: int = 0) -> bool | None:
+        """Whether onnxruntime runs ``op`` at ``opset`` for some types (None: unknown)."""
+        if (domain, op) in RESOLVED_AT_LOAD:
+            return True
+        since = self.table.since_version(domain, op, opset)
+        if since is None:
+            return False
+        if self._kernels(domain, op, since):
+            return True
+        schema = self._schemas.get((domain, op, since))
+        return self._through_function(schema, depth + 1) if schema and depth < 4 else False
+
+    def _through_function(self, schema: Schema, depth: int = 0) -> bool | None:
+        details = self.reference.details_of(schema)
+        if not details.function_bodies:
+            return details.context_dependent
+        body = max(details.function_bodies, key=lambda b: max(b.opset_versions))
+        answers = [self._runs(d, op, v, depth) for d, op, v in _calls(body.text)]
+        if False in answers:
+            return False
+        return None if None in answers else True
+
+    def _onnxruntime(self, schema: Schema) -> RunsOn:
+        table = self.table
+        name = f"onnxruntime {table.version} CPU"
+        url = KERNELS_URL.format(version=table.version)
+        key = (schema.domain, schema.name)
+        tests = None
+        if schema.domain not in table.opsets:
+            return RunsOn(name, Status.UNKNOWN_DOMAIN, "", "", tests, url)
+        if schema.since_version > table.opsets[schema.domain]:
+            return RunsOn(name, Status.OPSET_TOO_NEW, "", "", tests, url)
+        if key in RESOLVED_AT_LOAD:
+            return RunsOn(name, Status.REGISTERED, "", "", tests, url)
+        if schema.since_version not in table.schema_versions.get(key, ()):
+            return RunsOn(name, Status.UNKNOWN, "", "", tests, url)
+        kernels = self._kernels(schema.domain, schema.name, schema.since_version)
+        if kernels:
+            spans = sorted({(k.start, k.end) for k in kernels}, key=lambda s: (s[0], s[1] or 0))
+            kinds = sorted({_short(t) for k in kernels for _, types in k.types for t in types})
+            versions = ", ".join(_span(*s) for s in spans)
+            return RunsOn(name, Status.REGISTERED, versions, ", ".join(kinds), tests, url)
+        through = self._through_function(schema)
+        status = {True: Status.FUNCTION, None: Status.UNKNOWN}.get(through, Status.NO_VERSION)
+        return RunsOn(name, status, "", "", tests, url)
+
+    def _score(self, backend: str, key: tuple[str, str]) -> Score | None:
+        found = self.board.backends.get(backend)
+        return found.scores.get(key) if found else None
+
+    @cache  # noqa: B019  (one table per reference, kept while the site builds)
+    def of(self, schema: Schema, newest: bool) -> VersionSupport:
+        """The rows for ``schema``; the scoreboard's backends on its operator's newest version
+        alone, since onnx's tests run at the newest opset."""
+        rows = [self._onnxruntime(schema)]
+        if not newest:
+            return VersionSupport(tuple(rows), gradients(schema).trains)
+        for backend, label in backend_labels(self.board):
+            score = self._score(backend, (schema.domain, schema.name))
+            if score is not None and score.total:
+                url = SCOREBOARD_URL.format(commit=self.board.commit, backend=backend)
+                rows.append(RunsOn(label, Status.UNKNOWN, "", "", score, url, backend))
+        onnx = sorted({b.onnx for b in self.board.backends.values()})
+        documented = onnx_release(self.reference.onnx_version)
+        older = any(onnx_release(v) < documented for v in onnx)
+        date = self.board.date[:10]
+        return VersionSupport(tuple(rows), gradients(schema).trains, date, ", ".join(onnx), older)
+
+
+_TABLES: dict[int, SupportTable] = {}
+
+
+def support_of(reference: Reference, schema: Schema, newest: bool) -> VersionSupport:
+    """``schema``'s rows, from the one :class:`SupportTable` kept per reference."""
+    table = _TABLES.get(id(reference))
+    if table is None or table.reference is not reference:
+        _TABLES.clear()
+        table = _TABLES[id(reference)] = SupportTable(reference)
+    return table.of(schema, newest)
+
+
+@dataclass(frozen=True)
+class OpsetCoverage:
+    """How many operator versions of an operator set onnxruntime runs."""
+
+    runtime: str
+    total: int
+    registered: int
+    function: int
+    refused: int
+    unknown: int
+
+
+def opset_coverage(reference: Reference, schemas: Sequence[Schema]) -> OpsetCoverage:
+    """onnxruntime's answers for the operator versions ``schemas`` (one operator set's)."""
+    rows = [support_of(reference, s, False).onnxruntime for s in schemas]
+    counts = Counter(row.status.runs if row.status is not Status.FUNCTION else "f" for row in rows)
+    label = rows[0].runtime if rows else ""
+    return OpsetCoverage(label, len(rows), counts[True], counts["f"], counts[False], counts[None])
+
+
+def runtime_support(reference: Reference) -> dict[str, Any]:
+    """Every operator version's rows as plain data, for ``gendoc export``'s snapshot: the
+    releases and commits the answers come from, then one entry per operator version."""
+    table = kernel_table(prefer_installed=False)
+    board = scoreboard()
+    newest = {(s.domain, s.name): s.since_version for s in reference.schemas}
+    versions = {}
+    for schema in reference.schemas:
+        key = (schema.domain, schema.name)
+        found = support_of(reference, schema, newest[key] == schema.since_version)
+        ort = found.onnxruntime
+        versions[f"{schema.domain}|{schema.name}|{schema.since_version}"] = {
+            "onnxruntime": {
+                "status": ort.status.value,
+                "versions": ort.versions,
+                "types": ort.types,
+            },
+            "tests": {
+                row.backend: [row.tests.passed, row.tests.failed, row.tests.skipped]
+                for row in found.rows
+                if row.tests is not None
+            },
+            "trains": found.trains,
+        }
+    return {
+        "onnxruntime": {
+            "release": table.version,
+            "commit": table.commit,
+            "released": table.released,
+            "provider": table.provider,
+        },
+        "scoreboard": {"commit": board.commit, "date": board.date},
+        "versions": versions,
+    }
