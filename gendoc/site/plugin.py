@@ -378,7 +378,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         parts = self.parts.pop(page.file.src_uri, None)
         if parts:
-            write_parts(Path(page.file.abs_dest_path), parts)
+            write_parts(Path(page.file.abs_dest_path), parts, output)
         if self.marked is not None:
             self.marked.active = False
             self.marked = None
