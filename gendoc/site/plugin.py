@@ -386,13 +386,20 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def _write_operator_names(self, path: Path) -> None:
         """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
-        search put the operator named by the query first (pages relative to a language's root).
+        search put the operator named by the query first (pages relative to a language's root);
+        and the operator sets, under "opset N", for the query that names one.
         """
         names: dict[str, set[str]] = {}
         for schema in self.content.reference.schemas:
             page = self.content.operator_page(schema.domain, schema.name)
             page = page.removesuffix(".md") + ".html"
             names.setdefault(schema.name.lower(), set()).add(page)
+        for domain in self.content.reference.domains:  # "opset 18" finds the opset's page
+            for opset in self.content.opsets(domain):
+                page = self.content.paths.opset_page(domain, opset.version)
+                names.setdefault(f"opset {opset.version}", set()).add(
+                    page.removesuffix(".md") + ".html"
+                )
         text = json.dumps({name: sorted(pages) for name, pages in sorted(names.items())})
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
