@@ -191,9 +191,10 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
         """Each language's 404 page goes into its folder, the root keeps the first one's; the
-        first language leaves the sitemap to the worker's last language, which lists all."""
+        first language leaves the sitemap to the worker's last language, which lists all. A
+        site without ``site_url`` has no sitemap: its addresses must be absolute."""
         first = config.theme["language"] == self.config.languages[0]
-        if template_name == "sitemap.xml" and first and self.worker is not None:
+        if template_name == "sitemap.xml" and (not config.site_url or first and self.worker):
             return ""  # mkdocs writes nothing for an empty output
         if template_name != "404.html" or first:
             return output
