@@ -194,7 +194,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         first language leaves the sitemap to the worker's last language, which lists all. A
         site without ``site_url`` has no sitemap: its addresses must be absolute."""
         first = config.theme["language"] == self.config.languages[0]
-        if template_name == "sitemap.xml" and (not config.site_url or first and self.worker):
+        if template_name == "sitemap.xml" and (not config.site_url or (first and self.worker)):
             return ""  # mkdocs writes nothing for an empty output
         if template_name != "404.html" or first:
             return output

@@ -253,7 +253,8 @@ def test_search_finds_pages_in_each_language(page, site_url: str, lang, query, e
     page.goto(url_of(site_url, lang, "index.html"))
     hrefs = pages_of(search(page, query))
     wanted = url_of(site_url, lang, expected)
-    assert wanted in hrefs, hrefs
+    # The guide comes after the operator pages that say 可微 (operator pages rank first).
+    assert wanted in (hrefs if lang == "en" else pages_of(every_result(page))), hrefs
     if lang == "en":
         assert all(href.startswith(site_url) and "/zh/" not in href for href in hrefs), hrefs
         assert hrefs[0] == wanted, hrefs  # the operator named by the query comes first
@@ -943,13 +944,15 @@ def test_an_unknown_word_finds_nothing_and_offers_the_other_language(page, site_
     assert page.locator(".gd-search__result").count() == 0
 
 
-KIND_ORDER = ("operators/", "opsets/", None, "evidence/")
-
-
 def kind_rank(href: str, base: str) -> int:
+    """0 an operator page, 1 an operator-set page, 3 an evidence page (the index too), 2 any
+    other (the indexes of operators and operator sets among them)."""
     path = href.removeprefix(base).removeprefix("zh/")
-    for rank, prefix in enumerate(KIND_ORDER):
-        if prefix and path.startswith(prefix) and not path.endswith("index.html"):
+    if path.startswith("evidence/"):
+        return 3
+    index = path.endswith(("/", "index.html"))
+    for rank, prefix in enumerate(("operators/", "opsets/")):
+        if path.startswith(prefix) and not index:
             return rank
     return 2
 
@@ -975,7 +978,8 @@ def test_results_are_operators_then_operator_sets_then_evidence(page, site_url, 
         assert hrefs[0] == url_of(site_url, lang, first), hrefs[:3]
         hrefs = hrefs[1:]
     ranks = [kind_rank(h, site_url) for h in hrefs]
-    assert ranks[0] == 0 and ranks == sorted(ranks), list(zip(ranks, hrefs, strict=True))
+    assert ranks == sorted(ranks), list(zip(ranks, hrefs, strict=True))
+    assert first or ranks[0] == 0
 
 
 @pytest.mark.parametrize(("lang", "width"), BOTH)
@@ -1022,7 +1026,8 @@ def test_search_by_keyboard_and_marks_that_stand_out(page, site_url, lang, width
     at_width(page, width)
     page.goto(url_of(site_url, lang, "index.html"))
     hrefs = search(page, "conv")
-    page.wait_for_timeout(200)
+    page.wait_for_function("() => document.querySelectorAll('.gd-search__result > a').length > 2")
+    hrefs = [a.get_attribute("href") for a in page.locator(".gd-search__result > a").all()]
     box = page.locator(".gd-search__input")
     box.press("ArrowDown")
     assert page.evaluate("document.activeElement.href") == hrefs[0]
@@ -1059,6 +1064,8 @@ def test_a_missing_address_gets_its_languages_404_with_a_suggestion(page, site_u
     assert suggestion.get_attribute("href") == url_of(site_url, lang, RESIZE)
     page.locator(".gd-search__result > a").first.wait_for()
     shoot(page, f"404-{lang}-{width}")
+    # The browser reports the missing address's status, which is the point: nothing else.
+    page.problems[:] = [p for p in page.problems if "status of 404" not in p]
 
 
 def test_each_operator_page_describes_itself_and_names_no_placeholder_host(page, site_url):
