@@ -58,6 +58,7 @@ KINDS = {
     "pf_meta": "metadata",
     "pf_index": "index chunks",
     "pf_fragment": "excerpts",
+    "pf_filter": "filters",
 }
 TARGETS = {
     "full build / baseline": 1.0,

@@ -235,8 +235,9 @@
 
   // Whether a page's excerpts mark a word of the query: Pagefind answers a word it does not
   // know with pages where a single letter of it matched (qwertyuiop: 7 pages), which are no
-  // answer. A marked word counts when it is a word of the query of 2 or more characters, or
-  // starts as a word of the query does (its first 3 characters: interpolating, interpolation).
+  // answer. A marked word counts when it is in a word of the query and is 2 or more characters
+  // or the whole word (秩), or starts as a word of the query does (its first 3 characters:
+  // interpolating for interpolation).
   function answers(page, queries) {
     var words = queries.join(" ").toLowerCase().split(/\s+/);
     var excerpts = [page.excerpt || ""].concat(
@@ -248,7 +249,8 @@
       return (html.match(/<mark>[^<]*<\/mark>/g) || []).some(function (tag) {
         var marked = unspaced(tag.slice(6, -7)).toLowerCase();
         return words.some(function (word) {
-          return (marked.length >= 2 && word.indexOf(marked) >= 0) || (word.length >= 3 && marked.indexOf(word.slice(0, 3)) === 0);
+          var inWord = word.indexOf(marked) >= 0 && (marked.length >= 2 || marked === word);
+          return inWord || (word.length >= 3 && marked.indexOf(word.slice(0, 3)) === 0);
         });
       });
     });
