@@ -354,7 +354,7 @@ def test_operator_page_shows_every_version_with_its_tags(site: Path, lang: str) 
     for schema in versions:
         assert f'id="v{schema.since_version}"' in html
     shown = re.findall(
-        r'<dt><code>([^<]*)</code> <a class="gd-tag-link" href="[^"]*">'
+        r'<dt id="[^"]*"><code>([^<]*)</code> <a class="gd-tag-link" href="[^"]*">'
         r'<span class="gd-tag gd-tag-([a-z-]+)">([^<]*)',
         html,
     )

@@ -13,8 +13,9 @@
  * - an operator whose name is the query comes first (Pagefind ranks "ConvInteger" above
  *   "Conv" for "conv"), from the list of names the gendoc plugin writes, and so does the
  *   operator set a query names ("opset 18", "opset18", "算子集 18");
- * - then the results by the kind of page (data-pagefind-filter "kind", see main.html):
- *   operator pages, operator-set pages, the other pages, evidence pages last;
+ * - then the operator pages (the filter "operator", see main.html), then the other pages as
+ *   Pagefind ranks them, evidence pages weighing their words a tenth (so they come after
+ *   the operator-set pages and the others that match as well);
  * - keyboard: the arrow keys move between the box and the results, Escape closes the
  *   panel and gives the focus back to the search button;
  * - a 404 page searches for the name in the missing address (data-gd-404).
@@ -31,7 +32,6 @@
   "use strict";
 
   var SHOWN = 10;
-  var KINDS = ["operator", "opset", "page", "evidence"];
   var OPSET = /^\s*(?:opset|operator\s+set|算子集)\s*(\d+)\s*$/i;
   var LONGEST = 8;
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
@@ -315,9 +315,9 @@
   // Every result of the query and of its glossary terms, the query's own first, each page once.
   function find(pagefind, queries) {
     var asked = [];
-    KINDS.forEach(function (kind) {
+    [{ filters: { operator: "yes" } }, {}].forEach(function (options) {
       queries.forEach(function (query) {
-        asked.push(pagefind.search(query, { filters: { kind: kind } }));
+        asked.push(pagefind.search(query, options));
       });
     });
     return Promise.all(asked).then(function (answers) {
