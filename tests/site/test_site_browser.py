@@ -945,16 +945,14 @@ def test_an_unknown_word_finds_nothing_and_offers_the_other_language(page, site_
 
 
 def kind_rank(href: str, base: str) -> int:
-    """0 an operator page, 1 an operator-set page, 3 an evidence page (the index too), 2 any
-    other (the indexes of operators and operator sets among them)."""
+    """0 an operator page, 2 an evidence page (the index too), 1 any other (operator-set
+    pages and the indexes among them)."""
     path = href.removeprefix(base).removeprefix("zh/")
     if path.startswith("evidence/"):
-        return 3
-    index = path.endswith(("/", "index.html"))
-    for rank, prefix in enumerate(("operators/", "opsets/")):
-        if path.startswith(prefix) and not index:
-            return rank
-    return 2
+        return 2
+    if path.startswith("operators/") and not path.endswith(("/", "index.html")):
+        return 0
+    return 1
 
 
 @pytest.mark.parametrize(
@@ -969,8 +967,8 @@ def kind_rank(href: str, base: str) -> int:
 )
 def test_results_are_operators_then_operator_sets_then_evidence(page, site_url, lang, query, first):
     """Every result, in order: the page a query names first (the operator, the operator set
-    of "opset18" and 算子集 18), then operator pages, operator-set pages, the other pages
-    and the evidence pages last."""
+    of "opset18" and 算子集 18), then operator pages, then the other pages (operator-set
+    pages among them), the evidence pages last."""
     page.goto(url_of(site_url, lang, "index.html"))
     search(page, query)
     hrefs = pages_of(every_result(page))

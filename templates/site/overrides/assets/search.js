@@ -14,8 +14,7 @@
  *   "Conv" for "conv"), from the list of names the gendoc plugin writes, and so does the
  *   operator set a query names ("opset 18", "opset18", "算子集 18");
  * - then the operator pages (the filter "operator", see main.html), then the other pages as
- *   Pagefind ranks them, evidence pages weighing their words a tenth (so they come after
- *   the operator-set pages and the others that match as well);
+ *   Pagefind ranks them (the operator-set pages among them), the evidence pages last;
  * - keyboard: the arrow keys move between the box and the results, Escape closes the
  *   panel and gives the focus back to the search button;
  * - a 404 page searches for the name in the missing address (data-gd-404).
@@ -312,26 +311,42 @@
     return drawMore(list, state);
   }
 
-  // Every result of the query and of its glossary terms, the query's own first, each page once.
+  // Every result of the query and of its glossary terms, each page once: the operator pages
+  // (the filter "operator"), then the others as Pagefind ranks them, the evidence pages (those
+  // a search sorted by the key "evidence" lists) last; the query's own results first in each.
   function find(pagefind, queries) {
     var asked = [];
-    [{ filters: { operator: "yes" } }, {}].forEach(function (options) {
-      queries.forEach(function (query) {
-        asked.push(pagefind.search(query, options));
-      });
+    queries.forEach(function (query) {
+      asked.push(pagefind.search(query, { filters: { operator: "yes" } }));
+      asked.push(pagefind.search(query));
+      asked.push(pagefind.search(query, { sort: { evidence: "asc" } }));
     });
     return Promise.all(asked).then(function (answers) {
-      var seen = {};
-      var results = [];
-      answers.forEach(function (answer) {
+      var evidence = {};
+      var operators = [];
+      var others = [];
+      var last = [];
+      answers.forEach(function (answer, at) {
+        if (at % 3 === 2) {
+          answer.results.forEach(function (result) {
+            evidence[result.id] = true;
+          });
+        }
+      });
+      answers.forEach(function (answer, at) {
+        if (at % 3 === 2) {
+          return;
+        }
         answer.results.forEach(function (result) {
-          if (!seen[result.id]) {
-            seen[result.id] = true;
-            results.push(result);
-          }
+          (at % 3 === 0 ? operators : evidence[result.id] ? last : others).push(result);
         });
       });
-      return results;
+      var seen = {};
+      return operators.concat(others, last).filter(function (result) {
+        var fresh = !seen[result.id];
+        seen[result.id] = true;
+        return fresh;
+      });
     });
   }
 
