@@ -122,7 +122,7 @@ SEARCH = """async ([bundle, lang, queries]) => {
   await pagefind.init();
   const found = {};
   for (const query of queries) {
-    const answer = await pagefind.search(query, { filters: { kind: "operator" } });
+    const answer = await pagefind.search(query, { filters: { operator: "yes" } });
     const pages = await Promise.all(answer.results.map((r) => r.data()));
     found[query] = pages.map((p) => p.url);
   }

@@ -854,7 +854,13 @@ def test_a_signature_leads_to_each_parameter_and_the_evidence_back(page, site_ur
     at_width(page, width)
     page.goto(url_of(site_url, lang, RESIZE))
     signature = page.locator(f"#v{v} ~ p.gd-signature").first
-    assert signature.inner_text() == expected
+    shown = signature.evaluate(
+        "p => { const c = p.cloneNode(true); c.querySelectorAll('.gd-sr').forEach(e => e.remove());"
+        " return c.textContent; }"
+    )
+    assert shown == expected
+    read = signature.locator(".gd-sr").all_inner_texts()  # each sign's tag, for a screen reader
+    assert len(read) == len(schema.inputs) + len(schema.outputs) and all(t.strip() for t in read)
     assert no_sideways_scroll(page) <= 0
     signature.get_by_role("link", name="roi", exact=True).click()
     page.wait_for_url(f"**/{RESIZE}#v{v}-input-roi")

@@ -11,7 +11,6 @@ no console error, no uncaught exception, no attempt to reach the network
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from functools import cache
 from html.parser import HTMLParser
@@ -21,14 +20,12 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from tests.site.test_site_browser import CHROMIUM, LAUNCH_ARGS, TIMEOUT_MS, serve, sync_playwright
-from tests.site.test_site_build import build_site
+from tests.site.test_site_build import SITE_URL, build_site
 
 pytestmark = pytest.mark.browser
 
 LINKING = {"href", "src"}
-# Where the site says it is published (mkdocs.yml's site_url, from the environment): its links
-# to itself are internal.
-SITE_URL = os.environ.get("SITE_URL") or None
+# The site's links to itself (SITE_URL, where its builds here say it is published) are internal.
 
 
 class Links(HTMLParser):
@@ -70,9 +67,9 @@ def pages(built: Path) -> dict[str, Links]:
     return parsed
 
 
-def internal_target(page: str, link: str, site_url: str | None) -> tuple[str, str] | None:
+def internal_target(page: str, link: str, site_url: str) -> tuple[str, str] | None:
     """The site path and anchor ``link`` on ``page`` leads to; None if it leaves the site."""
-    if site_url and link.startswith(site_url):
+    if link.startswith(site_url):
         link = "/" + link[len(site_url) :]
     parts = urlsplit(link)
     if parts.scheme or parts.netloc:
@@ -99,7 +96,7 @@ def _normalise(path: str) -> str:
     return "/".join(kept)
 
 
-def broken_links(built: Path, pages: dict[str, Links], site_url: str | None) -> Iterator[str]:
+def broken_links(built: Path, pages: dict[str, Links], site_url: str) -> Iterator[str]:
     @cache
     def exists(path: str) -> bool:
         return (built / path).is_file()
