@@ -820,7 +820,7 @@ def test_cast_is_light_and_a_chosen_diff_shows_in_two_steps(
     shoot(page, f"compare-cast-{lang}-{width}")
 
 
-# --- Round 4: answers at the top, links to everything, one word-cutting -----------------------
+# --- Signatures, comparisons, ranked search, evidence answers, 404, print ----------------------
 
 RESIZE = "operators/ai.onnx/Resize.html"
 PAD = "operators/ai.onnx/Pad.html"
