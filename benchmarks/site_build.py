@@ -13,7 +13,9 @@ its own page, coverage and audit, strict, searched with Pagefind.
 
 All three run side by side, interleaved, each in its own process, so that
 machine noise hits them alike. Prints medians and the ratios the project
-targets (full build / baseline <= 1.0, rebuild / full build <= 0.5), then the
+targets (full build / baseline <= 1.0 in wall time and <= 1.5 in CPU time, the
+user and system time of mkdocs and every process it starts; rebuild / full build
+<= 0.5), then the
 site's size and the search payload: the bytes a reader's browser downloads
 from opening a page to the first results of a query (Pagefind's script,
 entry, language metadata, wasm, the index chunks the query needs, the
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import socket
 import statistics
 import subprocess
@@ -55,11 +58,25 @@ KINDS = {
     "pf_meta": "metadata",
     "pf_index": "index chunks",
     "pf_fragment": "excerpts",
+    "pf_filter": "filters",
 }
-TARGETS = {"full build / baseline": 1.0, "rebuild / full build": 0.5}
+TARGETS = {
+    "full build / baseline": 1.0,
+    "rebuild / full build": 0.5,
+    "full build / baseline, CPU": 1.5,
+}
 
 
-def mkdocs_build(config: Path, out: Path, cache: Path) -> float:
+def cpu_of_children() -> float:
+    """User and system CPU seconds of every finished child process and its waited-for children."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def mkdocs_build(config: Path, out: Path, cache: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one build: the CPU of mkdocs and every process it starts
+    (Pagefind, the example reader), which the wall time hides while a second core is free."""
+    cpu = cpu_of_children()
     start = time.perf_counter()
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(out)],
@@ -68,7 +85,7 @@ def mkdocs_build(config: Path, out: Path, cache: Path) -> float:
         check=True,
         capture_output=True,
     )
-    return time.perf_counter() - start
+    return time.perf_counter() - start, cpu_of_children() - cpu
 
 
 def baseline_project(base: Path) -> Path:
@@ -160,6 +177,7 @@ def main() -> None:
     runs = parser.parse_args().runs
     site_config = ROOT / "mkdocs.yml"
     times: dict[str, list[float]] = {"baseline": [], "full build": [], "rebuild": []}
+    cpu: dict[str, list[float]] = {name: [] for name in times}
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         baseline_config = baseline_project(base)
@@ -167,10 +185,17 @@ def main() -> None:
         mkdocs_build(site_config, base / "warm-s", base / "warm-c")
         for n in range(runs):
             site, cache = base / f"s{n}", base / f"c{n}"
-            times["baseline"].append(mkdocs_build(baseline_config, base / f"b{n}", cache))
-            times["full build"].append(mkdocs_build(site_config, site, cache))
-            times["rebuild"].append(mkdocs_build(site_config, site, cache))
+            for name, out in (("baseline", base / f"b{n}"), ("full build", site)):
+                wall, used = mkdocs_build(
+                    baseline_config if name == "baseline" else site_config, out, cache
+                )
+                times[name].append(wall)
+                cpu[name].append(used)
+            wall, used = mkdocs_build(site_config, site, cache)
+            times["rebuild"].append(wall)
+            cpu["rebuild"].append(used)
         medians = {name: statistics.median(t) for name, t in times.items()}
+        cpu_medians = {name: statistics.median(t) for name, t in cpu.items()}
         print(f"onnx {onnx.__version__}, Python {sys.version.split()[0]}, {runs} runs, medians:")
         labels = {
             "baseline": "baseline: Operators.md + Changelog.md, one language",
@@ -178,10 +203,11 @@ def main() -> None:
             "rebuild": "rebuild: the same again, nothing changed",
         }
         for name, label in labels.items():
-            print(f"  {label:52} {medians[name]:6.2f} s")
+            print(f"  {label:52} {medians[name]:6.2f} s wall, {cpu_medians[name]:6.2f} s CPU")
         ratios = {
             "full build / baseline": medians["full build"] / medians["baseline"],
             "rebuild / full build": medians["rebuild"] / medians["full build"],
+            "full build / baseline, CPU": cpu_medians["full build"] / cpu_medians["baseline"],
         }
         for name, ratio in ratios.items():
             verdict = "met" if ratio <= TARGETS[name] else "MISSED"

@@ -28,6 +28,29 @@ class NewVersion:
     new: Schema
     tag_changes: tuple[TagChange, ...]
 
+    @property
+    def interface(self) -> dict[str, tuple[str, ...]]:
+        """What changed in the interface, by kind (``"attributes added"``, ``"inputs
+        removed"``, ``"types changed"``: a type constraint added, removed or allowing other
+        types), each with the names, in the newer version's order; empty when only the text
+        changed."""
+        changes: dict[str, tuple[str, ...]] = {}
+        for kind in ("attributes", "inputs", "outputs"):
+            before = [p.name for p in getattr(self.old, kind)]
+            after = [p.name for p in getattr(self.new, kind)]
+            for change, names in (
+                ("added", [n for n in after if n not in before]),
+                ("removed", [n for n in before if n not in after]),
+            ):
+                if names:
+                    changes[f"{kind} {change}"] = tuple(names)
+        old_types = {t.name: set(t.allowed_types) for t in self.old.type_constraints}
+        new_types = {t.name: set(t.allowed_types) for t in self.new.type_constraints}
+        changed = [n for n in {**new_types, **old_types} if old_types.get(n) != new_types.get(n)]
+        if changed:
+            changes["types changed"] = tuple(changed)
+        return changes
+
 
 @dataclass(frozen=True)
 class Opset:

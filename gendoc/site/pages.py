@@ -40,7 +40,7 @@ from gendoc.present import render
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import opset_coverage, support_of
 from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
-from gendoc.site.markup import diff_line, heading_id, page_title, tag_badge
+from gendoc.site.markup import description, diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.parts import Parts, folder_of
 from gendoc.site.paths import PagePaths, markdown_url
@@ -82,6 +82,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         **base.filters,
         "heading_id": heading_id,
         "page_title": page_title,
+        "description": partial(description, display),
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
         "diff_line": diff_line,
         "diffs": lambda op: operator_diffs(op.versions, display),

@@ -210,9 +210,10 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
         """Each language's 404 page goes into its folder, the root keeps the first one's; the
-        first language leaves the sitemap to the worker's last language, which lists all."""
+        first language leaves the sitemap to the worker's last language, which lists all. A
+        site without ``site_url`` has no sitemap: its addresses must be absolute."""
         first = config.theme["language"] == self.config.languages[0]
-        if template_name == "sitemap.xml" and first and self.worker is not None:
+        if template_name == "sitemap.xml" and (not config.site_url or (first and self.worker)):
             return ""  # mkdocs writes nothing for an empty output
         if template_name != "404.html" or first:
             return output
@@ -409,7 +410,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         parts = self.parts.pop(page.file.src_uri, None)
         if parts:
-            write_parts(Path(page.file.abs_dest_path), parts)
+            write_parts(Path(page.file.abs_dest_path), parts, output)
         if self.marked is not None:
             self.marked.active = False
             self.marked = None
@@ -417,13 +418,20 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def _write_operator_names(self, path: Path) -> None:
         """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
-        search put the operator named by the query first (pages relative to a language's root).
+        search put the operator named by the query first (pages relative to a language's root);
+        and the operator sets, under "opset N", for the query that names one.
         """
         names: dict[str, set[str]] = {}
         for schema in self.content.reference.schemas:
             page = self.content.operator_page(schema.domain, schema.name)
             page = page.removesuffix(".md") + ".html"
             names.setdefault(schema.name.lower(), set()).add(page)
+        for domain in self.content.reference.domains:  # "opset 18" finds the opset's page
+            for opset in self.content.opsets(domain):
+                page = self.content.paths.opset_page(domain, opset.version)
+                names.setdefault(f"opset {opset.version}", set()).add(
+                    page.removesuffix(".md") + ".html"
+                )
         text = json.dumps({name: sorted(pages) for name, pages in sorted(names.items())})
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")

@@ -36,7 +36,9 @@ the same index (the same bytes for this repository's site) with 15% less
 processor time, the language still read from ``<html lang>``. What it would
 take from outside the marked element is lost: ``<title>``, its title for a
 page with no ``<h1>`` (every page here has one), and ``data-pagefind-meta``,
-``-filter`` or ``-sort`` attributes (the theme sets none). A site with no
+``-filter`` or ``-sort`` attributes outside it (the theme's filter and sort key, by which
+the search ranks operator pages first and evidence pages last, are on the marked element
+itself). A site with no
 marked page is indexed as Pagefind does by default, every page's ``<body>``.
 
 Pagefind reads a copy of the site's pages, not the pages themselves: a

@@ -6,12 +6,13 @@ browser's (``Intl.Segmenter``), and the two disagree: on this site 卷积
 (convolution) found nothing although the Conv page opens with 卷积算子, and
 可微 (differentiable) found every page that says 不可微 (non-differentiable),
 whose characters Pagefind indexes as 不可 + 微. So gendoc cuts the Chinese
-text itself, with jieba's dictionary and the glossary's terms as whole words
-(卷积核, 转置卷积, 不可微 stay one word each), and hands Pagefind the pages
-with a space between the words, under a language code Pagefind cuts nothing
-of (:data:`INDEX_LANGUAGES`): the index then holds exactly jieba's words.
-The browser cuts a query into the same words with the index's vocabulary
-(written beside the index, :data:`VOCABULARY`), longest word first.
+text itself and hands Pagefind the pages with a space between the words,
+under a language code Pagefind cuts nothing of (:data:`INDEX_LANGUAGES`):
+the index then holds exactly gendoc's words. The page and the query are cut
+by one rule (:class:`Segmenter`): the longest word of one vocabulary first,
+jieba's dictionary words and the glossary's terms; the browser gets the
+index's words (written beside the index, :data:`VOCABULARY`) and cuts a
+query with them as the pages were cut.
 
 The term map pairs the glossary's English terms with their Chinese ones, so
 that the search of either language also looks for the other's term:
@@ -52,8 +53,8 @@ _ROW = re.compile(r"^\|([^|]+)\|([^|]+)\|\s*$")
 _TERMS = re.compile(r"\s*(?:/|,|，)\s*")
 # A parenthesised remark after a term: ``sequence (ONNX sequence type)``, ``算子集（opset）``.
 _REMARK = re.compile(r"\s*[(（][^)）]*[)）]")
-# jieba's dictionary frequency given to the glossary's terms, so that it keeps them whole.
-TERM_FREQUENCY = 100_000
+# The longest word a run is cut into, here and in the browser (LONGEST in assets/search.js).
+LONGEST = 8
 
 
 def glossary_pairs(path: Path | None = None) -> list[tuple[str, str]]:
@@ -95,16 +96,19 @@ def term_map(pairs: Iterable[tuple[str, str]]) -> dict[str, dict[str, list[str]]
 
 @dataclass
 class Segmenter:
-    """Cuts the Chinese of a page's HTML into words, jieba's and the glossary's, spaced apart.
+    """Cuts the Chinese of a page's HTML into words, spaced apart, the way the browser cuts a
+    query (``cut`` in assets/search.js): at each character the longest word of the
+    vocabulary that starts there (at most :data:`LONGEST` characters), else the character.
 
-    jieba's dictionary holds 350,000 words and takes two seconds to load, a quarter of a
-    whole site build; the site's texts use a few thousand of them. So gendoc ships those
-    (:data:`WORDS_FILE`, recorded from jieba's dictionary by :func:`record_words`), with
-    their frequencies and the dictionary's total, which cut any text made of the recorded
-    texts exactly as the whole dictionary does (jieba weighs a cut by each word's frequency
-    over the total, and looks up only words that occur in the text). A word outside them,
-    in a site's own pages, is left to jieba's model of unknown words. Each run of Han
-    characters is cut once per process: a site repeats the same runs on every page.
+    One rule on both sides is what makes a query find its text: jieba's best path over the
+    whole run cut 双线性插值 as 双 / 线性插值 in the index, where the query 双线性插值 was cut
+    双线性 / 插值 and found nothing. The vocabulary (:meth:`vocabulary`) is the glossary's
+    terms and the words of jieba's dictionary the site's texts use (:data:`WORDS_FILE`,
+    recorded by :func:`record_words`), less the dictionary words that hold a glossary term
+    inside them: 线性插值 and 批归一化 are cut so that 插值 and 归一化 are words of the index
+    (a query finds a word, or the start of one, never its middle), while 不可微, a term
+    itself, stays whole, so that 可微 does not find it. Each run of Han characters is cut
+    once per process: a site repeats the same runs on every page.
     """
 
     words: set[str] = field(default_factory=set)
@@ -113,34 +117,42 @@ class Segmenter:
 
     @staticmethod
     def key() -> str:
-        """What the cut text depends on, besides the text: jieba's version and the words."""
+        """What the cut text depends on, besides the text: the words and the glossary."""
         words = hashlib.sha256(WORDS_FILE.read_bytes()).hexdigest()
         glossary = (templates_root() / GLOSSARY).read_text(encoding="utf-8")
-        return f"jieba {version('jieba')} {words} {hashlib.sha256(glossary.encode()).hexdigest()}"
+        glossary_hash = hashlib.sha256(glossary.encode()).hexdigest()
+        return f"longest match {LONGEST} {words} {glossary_hash}"
 
     @cached_property
-    def _tokenizer(self) -> Any:  # a jieba.Tokenizer (jieba has no type hints)
-        import jieba
+    def vocabulary(self) -> frozenset[str]:
+        """The words a run is cut into (see the class)."""
+        recorded = json.loads(WORDS_FILE.read_text(encoding="utf-8"))["words"]
+        terms = {word for _, term in glossary_pairs() for word in HAN.findall(term)}
+        kept = {
+            word
+            for word in recorded
+            if len(word) <= LONGEST and not any(t in word and t != word for t in terms)
+        }
+        return frozenset(kept | {term for term in terms if len(term) <= LONGEST})
 
-        recorded = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
-        frequencies: dict[str, int] = {}
-        for word, frequency in recorded["words"].items():
-            for end in range(1, len(word)):
-                frequencies.setdefault(word[:end], 0)  # a prefix, as jieba marks them
-            frequencies[word] = frequency
-        tokenizer = jieba.Tokenizer()
-        tokenizer.FREQ, tokenizer.total = frequencies, recorded["total"]
-        tokenizer.initialized = True  # nothing to load: no dictionary file, no cache file
-        for _, term in glossary_pairs():
-            for word in HAN.findall(term):
-                tokenizer.add_word(word, TERM_FREQUENCY)
-        return tokenizer
+    def cut(self, run: str) -> list[str]:
+        """``run`` (Han characters) in words, the longest known word first at each place."""
+        vocabulary = self.vocabulary
+        words = []
+        at = 0
+        while at < len(run):
+            size = min(LONGEST, len(run) - at)
+            while size > 1 and run[at : at + size] not in vocabulary:
+                size -= 1
+            words.append(run[at : at + size])
+            at += size
+        return words
 
     def _cut(self, match: re.Match[str]) -> str:
         run = match.group(0)
         spaced = self._cuts.get(run)
         if spaced is None:
-            words = list(self._tokenizer.cut(run, HMM=True))
+            words = self.cut(run)
             self.words.update(words)
             spaced = self._cuts[run] = f" {' '.join(words)} "
         return spaced

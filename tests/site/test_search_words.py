@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 pytest.importorskip("jieba")
 
 from gendoc.site.search_words import (
-    HAN,
-    TERM_FREQUENCY,
+    WORDS_FILE,
     Segmenter,
     chinese_texts,
     glossary_pairs,
+    record_words,
     term_map,
 )
 
@@ -56,24 +56,29 @@ def test_chinese_is_cut_into_words_with_the_glossary_terms_whole() -> None:
     assert {"转置卷积", "卷积核", "不可微", "可微"} <= segmenter.words
 
 
-@pytest.fixture(scope="module")
-def jieba_whole() -> Any:
-    """jieba with its whole dictionary, and the glossary's terms added as gendoc adds them."""
-    import jieba
-
-    tokenizer = jieba.Tokenizer()
-    tokenizer.tmp_dir = None
-    jieba.setLogLevel(60)
-    tokenizer.initialize()
-    for _, term in glossary_pairs():
-        for word in HAN.findall(term):
-            tokenizer.add_word(word, TERM_FREQUENCY)
-    return tokenizer
+def test_a_page_and_a_query_are_cut_alike() -> None:
+    """The text of Resize and its queries: the same words on both sides, so each query finds
+    the page's text (a query is a run of its own, as the browser cuts it)."""
+    segmenter = Segmenter()
+    page = segmenter.cut("对输入张量进行双线性插值")
+    for query in ("双线性插值", "插值", "双线性"):
+        cut = segmenter.cut(query)
+        assert any(page[i : i + len(cut)] == cut for i in range(len(page))), (query, page)
 
 
-def test_the_recorded_words_cut_the_site_texts_as_the_whole_dictionary(jieba_whole) -> None:
-    runs = sorted({run for text in chinese_texts(ROOT) for run in HAN.findall(text)})
-    assert len(runs) > 1000
-    recorded = Segmenter()._tokenizer
-    differ = [r for r in runs if list(recorded.cut(r)) != list(jieba_whole.cut(r))]
-    assert differ == [], "new Chinese text: run python -m gendoc.site.search_words"
+def test_glossary_terms_are_words_inside_longer_dictionary_words() -> None:
+    segmenter = Segmenter()
+    assert "线性插值" not in segmenter.vocabulary  # a dictionary word holding the term 插值
+    assert segmenter.cut("线性插值") == ["线性", "插值"]
+    assert segmenter.cut("批归一化") == ["批", "归一化"]
+    assert segmenter.cut("不可微") == ["不可微"]  # a term itself stays whole
+
+
+def test_the_recorded_words_are_those_of_the_site_texts() -> None:
+    """Every dictionary word the texts hold is recorded, so the cut of a site text is the
+    cut the whole dictionary would give."""
+    recorded = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
+    current = record_words(chinese_texts(ROOT))
+    assert recorded["words"] == current["words"], (
+        "new Chinese text: python -m gendoc.site.search_words"
+    )

@@ -72,12 +72,20 @@ HOSTILE_DOMAINS = [
 ]
 
 
+# Where the test builds say the site is published: a host of the reserved .test domain.
+SITE_URL = "https://site.test/"
+
+
 def mkdocs_build(
     config: Path, out: Path, cache: Path | None = None, jobs: int | None = None
 ) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` in a child process (see the module doc), with its own cache;
-    ``jobs=1`` builds the languages one after another (by default in two processes)."""
-    cached = {"GENDOC_CACHE_DIR": str(cache)} if cache else {}
+    ``jobs=1`` builds the languages one after another (by default in two processes). The
+    site says it is published at :data:`SITE_URL` (mkdocs.yml reads ``SITE_URL``), so that
+    its sitemap and canonical links are written."""
+    cached = (
+        {"GENDOC_CACHE_DIR": str(cache), "SITE_URL": SITE_URL} if cache else {"SITE_URL": SITE_URL}
+    )
     if jobs is not None:
         cached[JOBS_VARIABLE] = str(jobs)
     return subprocess.run(
@@ -286,8 +294,8 @@ def test_languages_built_in_two_processes_are_the_same_site_as_one_after_another
     assert sorted(forked) == sorted(together)
     assert [name for name in sorted(together) if together[name] != forked[name]] == []
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
-    assert "/zh/operators/ai.onnx/Reshape.html" in sitemap
-    assert "/operators/ai.onnx/Reshape.html</loc>" in sitemap
+    assert f"<loc>{SITE_URL}zh/operators/ai.onnx/Reshape.html</loc>" in sitemap
+    assert f"<loc>{SITE_URL}operators/ai.onnx/Reshape.html</loc>" in sitemap
     for lang, home in (("zh", "首页"), ("en", "Home")):
         not_found = site / ("404.html" if lang == "en" else "zh/404.html")
         text = not_found.read_text(encoding="utf-8")
@@ -354,7 +362,7 @@ def test_operator_page_shows_every_version_with_its_tags(site: Path, lang: str) 
     for schema in versions:
         assert f'id="v{schema.since_version}"' in html
     shown = re.findall(
-        r'<dt><code>([^<]*)</code> <a class="gd-tag-link" href="[^"]*">'
+        r'<dt id="[^"]*"><code>([^<]*)</code> <a class="gd-tag-link" href="[^"]*">'
         r'<span class="gd-tag gd-tag-([a-z-]+)">([^<]*)',
         html,
     )
@@ -442,8 +450,12 @@ def test_every_pair_of_versions_has_its_diff_and_the_pages_stay_light(
             pair = f"diff-{old.since_version}-{new.since_version}"
             link = f'<a href="{name}.parts/{pair}.htm" data-gd-pair="{old.since_version} '
             assert link in html, (path, pair)
+            # A comparison is a page of its own, in the page's language, whose body the
+            # picker takes (data-gd-part-body).
             body = part(site, lang, path, pair)
-            assert body.startswith(("<ul", '<pre class="gd-diff-lines">', "<p>")), (path, pair)
+            assert body.lstrip().startswith(f'<!doctype html>\n<html lang="{lang}"'), (path, pair)
+            taken = body.split("<div data-gd-part-body>\n", 1)[1].lstrip()
+            assert taken.startswith(("<ul", '<pre class="gd-diff-lines">', "<p>")), (path, pair)
 
 
 EXAMPLES_HEADING = {"en": "Examples", "zh": "示例"}

@@ -49,7 +49,9 @@ def _live(html: str) -> list[str]:
     for tag, attrs in parser.found:
         for name, value in attrs.items():
             lowered = value.replace(" ", "").lower()
-            fetches = "breakout.example" in lowered and name != "href"  # schema text may link
+            # Schema text may link; a page's description is text (the start of the schema's).
+            described = tag == "meta" and attrs.get("name") == "description" and name == "content"
+            fetches = "breakout.example" in lowered and name != "href" and not described
             if name.startswith("on") or "javascript:" in lowered or "pwned" in lowered or fetches:
                 live.append(f"<{tag} {name}={value}>")
         if tag in ("img", "iframe", "object", "embed") and "assets" not in attrs.get("src", ""):

@@ -1,5 +1,6 @@
 /* The page's small behaviours: a filter on a domain's table, a language switch that keeps
- * the anchor, and an operator page's "copy as Markdown". (The header's search is search.js.)
+ * the anchor, an operator page's "copy as Markdown", and the 404 page's help. (The header's
+ * search is search.js.)
  *
  * Filter: a domain's index has a box (hidden until this script shows it) that hides the
  * rows of its table whose operator name lacks the box's text. It lives here rather than
@@ -79,4 +80,45 @@
     },
     true
   );
+
+  // The 404 page (404.html): a host that serves the root's page for every missing address
+  // (GitHub Pages) shows the first language's; a missing address in another language's
+  // folder is sent to that language's 404 page, with the address. Then the operator whose
+  // name differs from the address's only in case is named, from the list of names.
+  var missing = document.querySelector("[data-gd-404]");
+  if (missing) {
+    var search = document.querySelector(".gd-search");
+    var root = new URL(search ? search.dataset.gdRoot : "/", document.baseURI).href;
+    var asked = new URLSearchParams(location.search).get("missing") || location.href.split(/[?#]/)[0];
+    var inSite = asked.indexOf(root) === 0 ? asked.slice(root.length) : "";
+    var lang = missing.getAttribute("data-gd-404");
+    var other = Array.from(document.querySelectorAll("a[hreflang]")).filter(function (link) {
+      var folder = link.getAttribute("hreflang") + "/";
+      return link.getAttribute("hreflang") !== lang && inSite.indexOf(folder) === 0;
+    })[0];
+    if (other) {
+      var target = new URL(other.getAttribute("hreflang") + "/404.html", root);
+      target.searchParams.set("missing", asked);
+      location.replace(target.href);
+      return;
+    }
+    var name = decodeURIComponent(asked.split("/").pop().replace(/\.html?$/, ""));
+    fetch(new URL("assets/operator-names.json", root).href)
+      .then(function (response) {
+        return response.ok ? response.json() : {};
+      })
+      .then(function (names) {
+        var pages = names[name.toLowerCase()];
+        if (!pages || !pages.length) {
+          return;
+        }
+        var home = new URL(missing.dataset.gdHome, document.baseURI);
+        var parts = missing.dataset.gdSuggest.split("{name}");
+        var link = document.createElement("a");
+        link.href = new URL(pages[0], home).href;
+        link.textContent = pages[0].split("/").pop().replace(/\.html$/, "");
+        missing.replaceChildren(document.createTextNode(parts[0]), link, document.createTextNode(parts[1] || ""));
+        missing.hidden = false;
+      });
+  }
 })();

@@ -6,7 +6,12 @@
  *   changed) or is the target of the address (#diff-6-9);
  * - the "compare" picker (shown here; hidden for a reader without scripts, who has the list
  *   of links to every pair below it) shows the diff of the two versions chosen, fetched
- *   when chosen; a link of the list fills the picker instead of leaving the page.
+ *   when chosen; a link of the list fills the picker instead of leaving the page. The
+ *   address names the pair shown (#compare-9-13), so that it can be shared: opened, the
+ *   page shows that pair;
+ * - a comparison's file is a page of its own (for a new tab, print, a reader without
+ *   scripts): only its body (data-gd-part-body) is taken in;
+ * - before printing, every folded part opens (and is fetched).
  */
 (function () {
   "use strict";
@@ -26,15 +31,19 @@
     return fetched[href];
   }
 
-  // The fragment as nodes (a <template> runs no script and loads nothing while parsing),
-  // without the encoding it declares for a browser that opens it on its own.
+  // The part as nodes: the body of a part that is a page, else the whole fragment (a parsed
+  // document runs no script and loads nothing), without the encoding it declares for a
+  // browser that opens it on its own.
   function nodes(html) {
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    template.content.querySelectorAll("meta").forEach(function (meta) {
-      meta.remove();
+    var parsed = new DOMParser().parseFromString(html, "text/html");
+    var body = parsed.querySelector("[data-gd-part-body]") || parsed.body;
+    var content = document.createDocumentFragment();
+    Array.from(body.childNodes).forEach(function (node) {
+      if (node.nodeName !== "META") {
+        content.appendChild(document.importNode(node, true));
+      }
     });
-    return template.content;
+    return content;
   }
 
   function load(details) {
@@ -69,6 +78,13 @@
   }
   window.addEventListener("hashchange", openTarget);
   openTarget();
+
+  // Printed, the folded parts show: each opens (and is fetched) before the page is laid out.
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll(".md-content details").forEach(function (details) {
+      details.open = true;
+    });
+  });
 
   var picker = document.querySelector("form.gd-compare-picker");
   if (!picker) {
@@ -108,7 +124,13 @@
   }
 
   picker.hidden = false;
-  picker.addEventListener("change", show);
+  // The pair a reader chose, named in the address.
+  function choose() {
+    var shownNow = show();
+    history.replaceState(null, "", "#compare-" + shown.dataset.gdPair);
+    return shownNow;
+  }
+  picker.addEventListener("change", choose);
   picker.addEventListener("submit", function (event) {
     event.preventDefault();
   });
@@ -118,13 +140,26 @@
       var pair = link.dataset.gdPair.split(" ");
       older.value = pair[0];
       newer.value = pair[1];
-      show().then(function () {
+      choose().then(function () {
         picker.scrollIntoView();
       });
     });
   });
+  // The pair the address names (#compare-9-13), shown at once.
+  function showWanted() {
+    var wanted = /^#compare-(\d+)-(\d+)$/.exec(location.hash);
+    if (wanted && older.querySelector('option[value="' + wanted[1] + '"]') && newer.querySelector('option[value="' + wanted[2] + '"]')) {
+      older.value = wanted[1];
+      newer.value = wanted[2];
+      return show().then(function () {
+        picker.scrollIntoView();
+      });
+    }
+    return null;
+  }
+  window.addEventListener("hashchange", showWanted);
   // The newest two versions, compared once the picker comes into view.
-  if ("IntersectionObserver" in window) {
+  if (!showWanted() && "IntersectionObserver" in window) {
     var watch = new IntersectionObserver(function (entries) {
       if (entries.some(function (entry) { return entry.isIntersecting; })) {
         watch.disconnect();

@@ -11,7 +11,13 @@
  * - Enter opens the first result; a search that finds nothing offers the other language's
  *   pages, whose search opens with the same query (?q= in the address);
  * - an operator whose name is the query comes first (Pagefind ranks "ConvInteger" above
- *   "Conv" for "conv"), from the list of names the gendoc plugin writes;
+ *   "Conv" for "conv"), from the list of names the gendoc plugin writes, and so does the
+ *   operator set a query names ("opset 18", "opset18", "算子集 18");
+ * - then the operator pages (the filter "operator", see main.html), then the other pages as
+ *   Pagefind ranks them (the operator-set pages among them), the evidence pages last;
+ * - keyboard: the arrow keys move between the box and the results, Escape closes the
+ *   panel and gives the focus back to the search button;
+ * - a 404 page searches for the name in the missing address (data-gd-404).
  * - a glossary term is also searched for in the page's language (assets/search-terms.json):
  *   卷积 on the English pages also looks for "convolution", "kernel" on the Chinese ones
  *   for 卷积核.
@@ -25,6 +31,7 @@
   "use strict";
 
   var SHOWN = 10;
+  var OPSET = /^\s*(?:opset|operator\s+set|算子集)\s*(\d+)\s*$/i;
   var LONGEST = 8;
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+/g;
   // A space the index put between two Chinese words or signs (with a mark of the excerpt
@@ -188,6 +195,13 @@
       if (state !== shown) {
         return;
       }
+      if (state.next === batch.length && !state.first.length && !pages.some(function (page) {
+        return answers(page, state.words);
+      })) {
+        list.textContent = "";
+        drawNone(list, state.query);
+        return;
+      }
       var more = list.querySelector(".gd-search__more");
       if (more) {
         more.remove();
@@ -218,6 +232,29 @@
     });
   }
 
+  // Whether a page's excerpts mark a word of the query: Pagefind answers a word it does not
+  // know with pages where a single letter of it matched (qwertyuiop: 7 pages), which are no
+  // answer. A marked word counts when it is in a word of the query and is 2 or more characters
+  // or the whole word (秩), or starts as a word of the query does (its first 3 characters:
+  // interpolating for interpolation).
+  function answers(page, queries) {
+    var words = queries.join(" ").toLowerCase().split(/\s+/);
+    var excerpts = [page.excerpt || ""].concat(
+      (page.sub_results || []).map(function (sub) {
+        return sub.excerpt || "";
+      })
+    );
+    return excerpts.some(function (html) {
+      return (html.match(/<mark>[^<]*<\/mark>/g) || []).some(function (tag) {
+        var marked = unspaced(tag.slice(6, -7)).toLowerCase();
+        return words.some(function (word) {
+          var inWord = word.indexOf(marked) >= 0 && (marked.length >= 2 || marked === word);
+          return inWord || (word.length >= 3 && marked.indexOf(word.slice(0, 3)) === 0);
+        });
+      });
+    });
+  }
+
   // The same page in the other language, from the theme's language menu.
   function otherLanguage() {
     var links = Array.from(document.querySelectorAll("a[hreflang]"));
@@ -244,6 +281,8 @@
   function draw(list, query, also, exact, results) {
     var home = new URL(search.dataset.gdHome, search.dataset.gdRoot);
     var state = {
+      query: query,
+      words: [query].concat(also),
       results: results,
       next: 0,
       first: exact.map(function (page) {
@@ -262,30 +301,52 @@
       list.appendChild(element("li", "gd-search__also", say("also", { terms: also.join(", ") })));
     }
     state.first.forEach(function (href) {
-      var name = decodeURIComponent(href.split("/").pop().replace(/\.html$/, ""));
+      var path = href.split("/");
+      var name = decodeURIComponent(path.pop().replace(/\.html$/, ""));
+      if (path[path.length - 2] === "opsets") {
+        name = path[path.length - 1] + " · " + name;
+      }
       list.appendChild(entry(name, "", href, ""));
     });
     return drawMore(list, state);
   }
 
-  // Every result of the query and of its glossary terms, the query's own first, each page once.
+  // Every result of the query and of its glossary terms, each page once: the operator pages
+  // (the filter "operator"), then the others as Pagefind ranks them, the evidence pages (those
+  // a search sorted by the key "evidence" lists) last; the query's own results first in each.
   function find(pagefind, queries) {
-    return Promise.all(
-      queries.map(function (query) {
-        return pagefind.search(query);
-      })
-    ).then(function (answers) {
-      var seen = {};
-      var results = [];
-      answers.forEach(function (answer) {
+    var asked = [];
+    queries.forEach(function (query) {
+      asked.push(pagefind.search(query, { filters: { operator: "yes" } }));
+      asked.push(pagefind.search(query));
+      asked.push(pagefind.search(query, { sort: { evidence: "asc" } }));
+    });
+    return Promise.all(asked).then(function (answers) {
+      var evidence = {};
+      var operators = [];
+      var others = [];
+      var last = [];
+      answers.forEach(function (answer, at) {
+        if (at % 3 === 2) {
+          answer.results.forEach(function (result) {
+            evidence[result.id] = true;
+          });
+        }
+      });
+      answers.forEach(function (answer, at) {
+        if (at % 3 === 2) {
+          return;
+        }
         answer.results.forEach(function (result) {
-          if (!seen[result.id]) {
-            seen[result.id] = true;
-            results.push(result);
-          }
+          (at % 3 === 0 ? operators : evidence[result.id] ? last : others).push(result);
         });
       });
-      return results;
+      var seen = {};
+      return operators.concat(others, last).filter(function (result) {
+        var fresh = !seen[result.id];
+        seen[result.id] = true;
+        return fresh;
+      });
     });
   }
 
@@ -298,7 +359,8 @@
       return Promise.resolve();
     }
     return engine().then(function (loaded) {
-      var key = query.toLowerCase();
+      var opset = OPSET.exec(query);
+      var key = opset ? "opset " + opset[1] : query.toLowerCase();
       var exact = Object.prototype.hasOwnProperty.call(loaded.names, key) ? loaded.names[key] : [];
       var also = translated(query, loaded.terms);
       var queries = [query].concat(also).map(function (text) {
@@ -324,6 +386,19 @@
     var pending = Promise.resolve();
     input.addEventListener("input", function () {
       pending = run(input, list);
+    });
+    // The arrow keys move through the box and the links of the results.
+    panel.addEventListener("keydown", function (event) {
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") {
+        return;
+      }
+      var stops = [input].concat(Array.from(list.querySelectorAll("a, button")));
+      var at = stops.indexOf(document.activeElement);
+      var next = at + (event.key === "ArrowDown" ? 1 : -1);
+      if (at >= 0 && next >= 0 && next < stops.length) {
+        event.preventDefault();
+        stops[next].focus();
+      }
     });
     // Enter opens the first result, once the results of what was typed are drawn.
     input.addEventListener("keydown", function (event) {
@@ -361,7 +436,10 @@
   });
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape") {
-      setOpen(false);
+      if (!search.querySelector(".gd-search__panel").hidden) {
+        setOpen(false);
+        search.querySelector(".gd-search__toggle").focus();
+      }
     } else if (event.key === "/" && !/^(INPUT|TEXTAREA|SELECT)$/.test(event.target.tagName)) {
       event.preventDefault();
       setOpen(true);
@@ -375,6 +453,11 @@
 
   // A search asked for in the address (the other language's "search these pages" link).
   var wanted = new URLSearchParams(location.search).get("q");
+  var missing = document.querySelector("[data-gd-404]");
+  if (!wanted && missing) {
+    var address = new URLSearchParams(location.search).get("missing") || location.pathname;
+    wanted = decodeURIComponent(address.split("/").pop().replace(/\.html?$/, ""));
+  }
   if (wanted) {
     var input = setOpen(true);
     input.value = wanted;
