@@ -84,7 +84,8 @@ MANIFEST = ".gendoc-manifest.json"
 """Beside a kept bundle's files: their SHA-256, checked before the bundle is restored."""
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
-# without permalink signs, without the older versions and diffs that repeat the newest one, and
+# without permalink signs, without the older versions (marked gd-older by the operator page's
+# template) and diffs that repeat the newest one, and
 # without code (examples, function bodies), lists of facts and links every page repeats, and
 # the evidence tables (a badge per cell would drown the guide in a search for a tag).
 PAGEFIND_ARGS = (
@@ -94,7 +95,7 @@ PAGEFIND_ARGS = (
     "details.gd-diff, details.gd-example, div.gd-function, ul.gd-facts, ul.gd-compare,"
     " table.gd-evidence",
     "--exclude-selectors",
-    "div.gd-version:not(:first-of-type)",
+    "div.gd-older",
     "--silent",
 )
 
