@@ -175,7 +175,7 @@ def test_a_version_the_record_lacks_without_torch_is_named_with_why(
     clip = reference.operator("", "Clip").latest
     source = RecordedTorchSource({}, live=lambda: MissingSource("pytorch", TORCH_MISSING))
     evidence = source.evaluate(clip)
-    assert {p.detail for p in evidence.parameters} == {"torch is not installed"}
+    assert {p.detail.text for p in evidence.parameters} == {"torch is not installed"}
     status = source.status
     assert status.text == (
         "recorded with a torch record: 0 operator versions; "
