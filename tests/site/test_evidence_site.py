@@ -52,7 +52,7 @@ def test_page_shows_each_sources_verdict_and_the_combined_one(reference: Referen
     # In Chinese the reasons are the catalog's; what is quoted from a source is marked English.
     assert '拒绝求导<span class="gd-why">停止梯度的边</span>' in chinese
     quoted_call = '<span lang="en">torch.clamp(input, min, max)</span>'
-    assert f"<li><strong>pytorch</strong>: {quoted_call}（torch {torch}）</li>" in chinese
+    assert f"<li><strong>pytorch</strong>：{quoted_call}（torch {torch}）</li>" in chinese
     assert '<span lang="en">GetClipGradient</span>' in chinese
     onnx_ad = load_onnx_ad_record()["onnx-ad"]
     assert f"<li><strong>onnx-ad</strong>: onnx-ad {onnx_ad} reverse mode on test_clip" in english
