@@ -38,10 +38,11 @@ class Role(enum.StrEnum):
 @dataclass(frozen=True)
 class SourceInfo:
     """One evidence source: its name (as every vote carries it), the label of its
-    provenance line (an ``N_`` message where it has words to translate), its role, which schemas it covers (an ``N_`` message), the weight its
-    votes are multiplied by, and where it is made: ``"module:callable"``, imported when
-    asked for, or the callable itself (``""``: passed in by its caller, as the audit passes
-    its own finite differences)."""
+    provenance line (an ``N_`` message where it has words to translate), its role, which
+    schemas it covers (an ``N_`` message), the weight its votes are multiplied by, and
+    where it is made: ``"module:callable"``, imported when asked for, or the callable
+    itself (``""``: passed in by its caller, as the audit passes its own finite
+    differences)."""
 
     name: str
     label: str
