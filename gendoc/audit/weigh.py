@@ -55,7 +55,7 @@ class Weighed:
     def votes(self, parameter: ParameterRef) -> tuple[SourceVote, ...]:
         """Every source's vote on one parameter, in source order."""
         return tuple(
-            SourceVote(e.source, p.verdict.value, p.detail)
+            SourceVote(e.source, p.verdict.value, p.detail.text)
             for e in self.evidence
             if (p := e.verdict_of(parameter)) is not None
         )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import gettext
 import io
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -52,6 +52,13 @@ class Term(str):
     message translates its terms with the same catalog. Everywhere else (the
     English text, the JSON) a term is the plain string it is.
     """
+
+    __slots__ = ()
+
+
+class Quoted(str):
+    """A placeholder value quoted from a source as it is: an exception's message, a torch
+    call, a test case's name. Never translated; a page marks it ``lang="en"``."""
 
     __slots__ = ()
 
@@ -95,6 +102,10 @@ class Message:
                 f"given {sorted(given)}"
             )
 
+    def __bool__(self) -> bool:
+        """An empty message (:data:`NOTHING`) says nothing: ``{% if detail %}`` skips it."""
+        return bool(self.id)
+
     @property
     def args(self) -> dict[str, Arg]:
         return dict(self.arguments)
@@ -117,6 +128,23 @@ class Message:
 def say(template: str, **args: Arg) -> Message:
     """A message from an ``N_``-marked template and its arguments."""
     return Message(template, tuple(sorted(args.items())))
+
+
+NOTHING = Message("")
+"""The message of a reason or detail a source did not give."""
+
+
+def quoted(text: str) -> Message:
+    """``text`` quoted from a source as it is (:class:`Quoted`), where a message goes."""
+    return Message("{text}", (("text", Quoted(text)),))
+
+
+def listed(items: Sequence[Message], separator: str = N_("{items}, {item}")) -> Message:
+    """``items`` as one message, joined by each language's list ``separator``."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = say(separator, items=joined, item=item)
+    return joined
 
 
 def translated_args(

@@ -12,7 +12,7 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from gendoc.catalogs.i18n import Message
+from gendoc.catalogs.i18n import NOTHING, Message
 from gendoc.model.reference import (
     Differentiability,
     Parameter,
@@ -63,18 +63,19 @@ class Basis(enum.StrEnum):
 
 @dataclass(frozen=True)
 class ParameterEvidence:
-    """The verdict for one formal parameter; ``detail`` says why, in one line."""
+    """The verdict for one formal parameter; ``detail`` says why, in one line, as a message
+    said in each page's or report's language."""
 
     parameter: ParameterRef
     verdict: Verdict
-    detail: str = ""
+    detail: Message = NOTHING
     basis: Basis = Basis.AUTOGRAD
 
     def to_dict(self) -> dict[str, str]:
         return {
             "parameter": str(self.parameter),
             "verdict": self.verdict.value,
-            "detail": self.detail,
+            "detail": self.detail.text,
             "basis": self.basis.value,
         }
 
@@ -85,9 +86,9 @@ class SourceEvidence:
 
     ``detail`` is what a reviewer needs to re-check the claim: the torch call
     as text, or the gradient builder's name with the onnxruntime release and
-    commit it was read from. ``unanswered`` is set by :func:`unavailable` alone:
-    why the source answered nothing about this version, for the report's
-    count of such versions by reason.
+    commit it was read from; a message, like a parameter's. ``unanswered`` is
+    set by :func:`unavailable` alone: why the source answered nothing about
+    this version, for the report's count of such versions by reason.
     """
 
     source: str
@@ -95,7 +96,7 @@ class SourceEvidence:
     op: str
     version: int
     parameters: tuple[ParameterEvidence, ...]
-    detail: str = ""
+    detail: Message = NOTHING
     unanswered: Message | None = None
 
     def verdict_of(self, parameter: ParameterRef) -> ParameterEvidence | None:
@@ -107,7 +108,7 @@ class SourceEvidence:
             "domain": self.domain,
             "op": self.op,
             "version": self.version,
-            "detail": self.detail,
+            "detail": self.detail.text,
             "parameters": [p.to_dict() for p in self.parameters],
         }
 
@@ -134,16 +135,18 @@ class EvidenceSource(Protocol):
     def evaluate(self, schema: Schema) -> SourceEvidence: ...
 
 
-def unavailable(source: str, schema: Schema, reason: Message, detail: str = "") -> SourceEvidence:
+def unavailable(
+    source: str, schema: Schema, reason: Message, detail: Message = NOTHING
+) -> SourceEvidence:
     """The answer of a source that has nothing to say about ``schema``: every parameter
-    ``UNAVAILABLE`` with ``reason`` in English, and ``reason`` kept to be translated."""
+    ``UNAVAILABLE`` with ``reason``, also kept as the version's reason to count."""
     return SourceEvidence(
         source=source,
         domain=schema.domain,
         op=schema.name,
         version=schema.since_version,
         parameters=tuple(
-            ParameterEvidence(ref, Verdict.UNAVAILABLE, reason.text) for ref, _ in labelled(schema)
+            ParameterEvidence(ref, Verdict.UNAVAILABLE, reason) for ref, _ in labelled(schema)
         ),
         detail=detail,
         unanswered=reason,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from gendoc.catalogs.i18n import N_, say
+from gendoc.catalogs.i18n import N_, NOTHING, Message, listed, quoted, say
 from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
@@ -27,7 +27,7 @@ from gendoc.evidence.source_registry import NUMERIC
 from gendoc.model.reference import Part, Schema, labelled
 
 
-def read_slopes(classes: Iterable[PairClass]) -> tuple[Verdict, str]:
+def read_slopes(classes: Iterable[PairClass]) -> tuple[Verdict, Message]:
     """What the pair classes of one parameter say about it.
 
     A stable nonzero slope in any pair is ``GRADIENT``. Otherwise an unstable
@@ -37,13 +37,13 @@ def read_slopes(classes: Iterable[PairClass]) -> tuple[Verdict, str]:
     """
     found = list(classes)
     if PairClass.NONZERO in found:
-        return Verdict.GRADIENT, "stable nonzero slope"
+        return Verdict.GRADIENT, say(N_("stable nonzero slope"))
     if PairClass.UNSTABLE in found:
-        return Verdict.NOT_APPLICABLE, "the slope changes with the step size"
+        return Verdict.NOT_APPLICABLE, say(N_("the slope changes with the step size"))
     zeros = found.count(PairClass.ZERO)
     if zeros:
-        return Verdict.ZERO, f"zero slope in all {zeros} measured pairs"
-    return Verdict.NOT_APPLICABLE, "no float pair was measured"
+        return Verdict.ZERO, say(N_("zero slope in all {count} measured pairs"), count=zeros)
+    return Verdict.NOT_APPLICABLE, say(N_("no float pair was measured"))
 
 
 class NumericEvidence:
@@ -68,7 +68,7 @@ class NumericEvidence:
             pairs = (p.kind for p in found.pairs if (p.input, p.output)[side] == ref.name)
             verdict, why = read_slopes(pairs)
             params.append(ParameterEvidence(ref, verdict, why, Basis.SLOPE))
-        cases = ", ".join(found.cases[:3])
+        cases = listed([quoted(c) for c in found.cases[:3]]) if found.cases else NOTHING
         return SourceEvidence(
             NUMERIC, schema.domain, schema.name, schema.since_version, tuple(params), cases
         )

@@ -22,9 +22,15 @@ import re
 import sys
 from typing import Any
 
-from gendoc.catalogs.i18n import N_, Message, say
+from gendoc.catalogs.i18n import N_, Message, Quoted, listed, quoted, say
 from gendoc.evidence.interface import EvidenceSource
-from gendoc.evidence.record import RecordedSource, Recording, read_record, record_command
+from gendoc.evidence.record import (
+    RecordedSource,
+    Recording,
+    message_from_record,
+    read_record,
+    record_command,
+)
 
 DATA_FILE = "onnx_ad_verdicts.json"
 NAME = "onnx-ad"
@@ -37,31 +43,50 @@ def load_record() -> dict[str, Any]:
     return read_record(DATA_FILE)
 
 
-# A case or node name in a reason ("(test_x at opset 7)", "(node 'Y'); ...") says where,
-# not why.
-_WHERE = re.compile(r" \(node .*$| \([^()]*\)$|: test_\w+.*$| in test_\w+.*$")
+# A node name in onnx-ad's words ("(node 'Y'); ...", "... (in 'Y')") says where, not why.
+_WHERE = re.compile(r" \(node .*$| \([^()]*\)$")
 
 
-def unanswered(verdicts: dict[str, dict[str, Any]]) -> dict[str, list[str]]:
+def _why(reason: Message) -> Message:
+    """``reason`` without the test case or node it names: why, not where."""
+    args = reason.args
+    if reason.id == _CASE_FAILED:
+        return _why(quoted(str(args["error"])))
+    if reason.id == _SEQUENCE_IN:
+        return say(N_("a sequence or absent input"))
+    return Message(
+        reason.id,
+        tuple(
+            (k, Quoted(_WHERE.sub("", v)) if isinstance(v, Quoted) else v)
+            for k, v in reason.arguments
+        ),
+    )
+
+
+_CASE_FAILED = "{case}: {error}"
+_SEQUENCE_IN = "a sequence or absent input in {case}"
+
+
+def unanswered(verdicts: dict[str, dict[str, Any]]) -> dict[Message, list[str]]:
     """Reason -> the operators none of whose recorded versions got an answer."""
     answered: dict[str, bool] = {}
-    reasons: dict[str, str] = {}
+    reasons: dict[str, Message] = {}
     for key, kept in verdicts.items():
         op = key.split(" ", 1)[0].rsplit("-", 1)[0]
         rows = kept["parameters"]
         some = any(row[2] != "unavailable" for row in rows)
         answered[op] = answered.get(op, False) or some
         if rows and not some:
-            reasons.setdefault(op, _WHERE.sub("", rows[0][3]))
-    grouped: dict[str, list[str]] = {}
+            reasons.setdefault(op, _why(message_from_record(rows[0][3])))
+    grouped: dict[Message, list[str]] = {}
     for op in sorted(op for op, ok in answered.items() if not ok and op in reasons):
         grouped.setdefault(reasons[op], []).append(op)
-    return dict(sorted(grouped.items()))
+    return dict(sorted(grouped.items(), key=lambda item: item[0].text))
 
 
 def status_line(kept: dict[str, Any]) -> Message:
     """The source's status: releases, coverage, and every operator it could not answer (the
-    reasons as the record keeps them, in English)."""
+    reasons said in each language, what they quote from onnx-ad as it is)."""
     verdicts = kept["verdicts"]
     missing = unanswered(verdicts)
     line = say(
@@ -79,7 +104,13 @@ def status_line(kept: dict[str, Any]) -> Message:
         N_("{line}; no answer for {count} operators: {reasons}"),
         line=line,
         count=sum(len(ops) for ops in missing.values()),
-        reasons="; ".join(f"{why}: {', '.join(ops)}" for why, ops in missing.items()),
+        reasons=listed(
+            [
+                say(N_("{reason}: {operators}"), reason=why, operators=Quoted(", ".join(ops)))
+                for why, ops in missing.items()
+            ],
+            N_("{items}; {item}"),
+        ),
     )
 
 

@@ -52,7 +52,7 @@ import onnx
 import onnx_ad
 from onnx import numpy_helper
 
-from gendoc.catalogs.i18n import N_, say
+from gendoc.catalogs.i18n import N_, Message, Quoted, listed, quoted, say
 from gendoc.evidence.cases import NumericCase, backend_cases, is_onnx_domain
 from gendoc.evidence.interface import (
     Basis,
@@ -159,10 +159,25 @@ def _depends(graph: onnx.GraphProto, source: str, target: str) -> bool:
 @dataclass(frozen=True)
 class _Answer:
     verdict: Verdict
-    detail: str
+    detail: Message
     basis: Basis = Basis.AUTOGRAD
     """The library's reverse mode decided (``AUTOGRAD``); a refusal its forward mode states
     is its policy (``POLICY``), which weighs half and never disputes a tag onnx set."""
+
+
+_NO_FLOAT = {
+    Part.INPUT: N_(
+        "onnx-ad differentiates floating-point tensors only; this input's types hold none"
+    ),
+    Part.OUTPUT: N_(
+        "onnx-ad differentiates floating-point tensors only; this output's types hold none"
+    ),
+}
+
+
+def _refusal(exc: BaseException) -> Message:
+    """onnx-ad's refusal, in its own words."""
+    return say(N_("onnx-ad: {error}"), error=Quoted(describe(exc)))
 
 
 def _no_adjoint(job: CaseJob, frozen: onnx.ModelProto, x: str, y: str) -> _Answer:
@@ -174,13 +189,16 @@ def _no_adjoint(job: CaseJob, frozen: onnx.ModelProto, x: str, y: str) -> _Answe
             frozen, inputs=[x], outputs=[y], prefix=_PREFIX, dim="n" + _PREFIX, layout="onnx"
         )
     except onnx_ad.UnsupportedOperator as exc:
-        return _Answer(Verdict.REFUSED, f"onnx-ad: {describe(exc)}", Basis.POLICY)
+        return _Answer(Verdict.REFUSED, _refusal(exc), Basis.POLICY)
     except Exception as exc:
-        return _Answer(Verdict.UNAVAILABLE, f"onnx-ad: {describe(exc)}")
+        return _Answer(Verdict.UNAVAILABLE, _refusal(exc))
+    case = case_label(job.name)
     if _declared_zero(frozen):
-        why = f"declared zero derivative (onnx-ad's ZERO_DERIVATIVE table; {job.name})"
+        why = say(
+            N_("declared zero derivative (onnx-ad's ZERO_DERIVATIVE table; {case})"), case=case
+        )
         return _Answer(Verdict.ZERO, why, Basis.POLICY)
-    return _Answer(Verdict.ZERO, f"no adjoint reaches it ({job.name})")
+    return _Answer(Verdict.ZERO, say(N_("no adjoint reaches it ({case})"), case=case))
 
 
 def _declared_zero(model: onnx.ModelProto) -> bool:
@@ -201,7 +219,7 @@ def _pair(
             frozen, inputs=[x], outputs=[y], prefix=_PREFIX, dim="n" + _PREFIX, layout="onnx"
         )
     except Exception as exc:  # onnx-ad's refusal, in its own words, is the answer
-        return _Answer(Verdict.UNAVAILABLE, f"onnx-ad: {describe(exc)}")
+        return _Answer(Verdict.UNAVAILABLE, _refusal(exc))
     seed, result = _PREFIX + y, _PREFIX + x
     if not _depends(adjoint.graph, seed, result):
         return _no_adjoint(job, frozen, x, y)
@@ -212,10 +230,12 @@ def _pair(
     try:
         (value,) = ReferenceEvaluator(adjoint).run([result], {x: feeds[x], seed: direction})
     except Exception as exc:
-        return _Answer(Verdict.GRADIENT, f"adjoint defined, not evaluated: {describe(exc)}")
+        why = say(N_("adjoint defined, not evaluated: {error}"), error=Quoted(describe(exc)))
+        return _Answer(Verdict.GRADIENT, why)
+    case = case_label(job.name)
     if np.any(np.asarray(value, dtype=np.float64) != 0):
-        return _Answer(Verdict.GRADIENT, f"nonzero adjoint ({job.name})")
-    return _Answer(Verdict.ZERO, f"adjoint zero ({job.name})")
+        return _Answer(Verdict.GRADIENT, say(N_("nonzero adjoint ({case})"), case=case))
+    return _Answer(Verdict.ZERO, say(N_("adjoint zero ({case})"), case=case))
 
 
 def widest_opset(model: onnx.ModelProto, version: int) -> onnx.ModelProto:
@@ -259,14 +279,16 @@ def _job_answers(job: CaseJob) -> dict[ParameterRef, list[_Answer]]:
         *(ParameterRef(Part.OUTPUT, p) for p in outputs.values()),
     ]
     if any(not isinstance(v, np.ndarray) for v in feeds.values()):
-        why = _Answer(Verdict.UNAVAILABLE, f"a sequence or absent input in {job.name}")
+        said = say(N_("a sequence or absent input in {case}"), case=case_label(job.name))
+        why = _Answer(Verdict.UNAVAILABLE, said)
         return {ref: [why] for ref in refs}
     from onnx.reference import ReferenceEvaluator
 
     try:
         results = ReferenceEvaluator(model).run(list(outputs), feeds)
     except Exception as exc:
-        why = _Answer(Verdict.UNAVAILABLE, f"the test case does not run: {describe(exc)}")
+        said = say(N_("the test case does not run: {error}"), error=Quoted(describe(exc)))
+        why = _Answer(Verdict.UNAVAILABLE, said)
         return {ref: [why] for ref in refs}
     base = {name: to_value(v) for name, v in zip(outputs, results, strict=True)}
     float_in = [n for n in inputs if value_type(feeds.get(n)).kind is ValueKind.FLOAT]
@@ -301,7 +323,21 @@ def restamped(case: NumericCase, domain: str, version: int) -> NumericCase | Non
         onnx.checker.check_model(stamped, full_check=True)
     except Exception:
         return None
-    return NumericCase(f"{case.name} at opset {version}", stamped.SerializeToString(), case.inputs)
+    name = f"{case.name}{_AT_OPSET}{version}"
+    return NumericCase(name, stamped.SerializeToString(), case.inputs)
+
+
+_AT_OPSET = " at opset "
+"""How :func:`restamped` names a case read at another opset."""
+
+
+def case_label(name: str) -> Message:
+    """A case's name as a message: the test case's own name quoted, and the opset
+    :func:`restamped` read it at (if it did) said in each language."""
+    case, at, version = name.partition(_AT_OPSET)
+    if not at or not version.isdigit():
+        return quoted(name)
+    return say(N_("{case} at opset {version}"), case=Quoted(case), version=int(version))
 
 
 class OnnxAdSource:
@@ -313,6 +349,7 @@ class OnnxAdSource:
         self._cases = cases
         self._by_version: dict[tuple[str, str, int], list[NumericCase]] | None = None
         self.version = library_version()
+        self._library = quoted(f"onnx-ad {self.version}")
         self.status = say(
             N_("onnx-ad {version}, reverse mode on onnx {onnx}'s backend test cases"),
             version=self.version,
@@ -328,11 +365,11 @@ class OnnxAdSource:
     def evaluate(self, schema: Schema) -> SourceEvidence:
         if not is_onnx_domain(schema.domain):
             why = say(N_("onnx-ad differentiates onnx's own operators"))
-            return unavailable(NAME, schema, why, f"onnx-ad {self.version}")
+            return unavailable(NAME, schema, why, self._library)
         cases = self._cases_for(schema)
         if not cases:
             why = say(N_("no backend test case fits this version"))
-            return unavailable(NAME, schema, why, f"onnx-ad {self.version}")
+            return unavailable(NAME, schema, why, self._library)
         jobs, _ = plan_jobs(Reference("", (schema,)), cases, SETTINGS, finite_differences=False)
         answers: dict[ParameterRef, list[_Answer]] = {}
         chosen = [case for job in jobs for case in job.cases]
@@ -346,12 +383,23 @@ class OnnxAdSource:
                 try:
                     found = _job_answers(job)
                 except Exception as exc:  # a case onnx-ad or the evaluator chokes on
-                    failed = _Answer(Verdict.UNAVAILABLE, f"{job.name}: {describe(exc)}")
+                    said = say(
+                        N_("{case}: {error}"),
+                        case=case_label(job.name),
+                        error=Quoted(describe(exc)),
+                    )
+                    failed = _Answer(Verdict.UNAVAILABLE, said)
                     found = {ref: [failed] for ref, _ in labelled(schema)}
                 for ref, more in found.items():
                     answers.setdefault(ref, []).extend(more)
-        names = ", ".join(job.name for job in chosen[:3]) + (", ..." if len(chosen) > 3 else "")
-        detail = f"onnx-ad {self.version} reverse mode on {names}"
+        names = [case_label(job.name) for job in chosen[:3]]
+        if len(chosen) > 3:
+            names.append(quoted("..."))
+        detail = say(
+            N_("onnx-ad {version} reverse mode on {cases}"),
+            version=self.version,
+            cases=listed(names),
+        )
         params = tuple(
             self._verdict(schema, ref, p, answers.get(ref, [])) for ref, p in labelled(schema)
         )
@@ -389,15 +437,12 @@ class OnnxAdSource:
             best = min(found, key=lambda a: _RANK[a.verdict])
             failed = next((a for a in found if a.verdict is Verdict.UNAVAILABLE), None)
             if best.verdict is Verdict.ZERO and failed is not None:
-                why = f"zero only on the paths that ran; {failed.detail}"
+                why = say(N_("zero only on the paths that ran; {reason}"), reason=failed.detail)
                 return ParameterEvidence(ref, Verdict.NOT_MEASURED, why)
             return ParameterEvidence(ref, best.verdict, best.detail, best.basis)
         types = allowed_types(schema, param)
         if types is not None and not holds_float(types):
-            why = (
-                f"onnx-ad differentiates floating-point tensors only; "
-                f"this {ref.part.value}'s types hold none"
-            )
-            return ParameterEvidence(ref, Verdict.REFUSED, why)
-        why = "no backend test case gives it a floating-point value"
+            why = _NO_FLOAT[ref.part]
+            return ParameterEvidence(ref, Verdict.REFUSED, say(why))
+        why = say(N_("no backend test case gives it a floating-point value"))
         return ParameterEvidence(ref, Verdict.UNAVAILABLE, why)

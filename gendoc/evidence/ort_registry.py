@@ -27,7 +27,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from gendoc.catalogs.i18n import N_, say
+from gendoc.catalogs.i18n import N_, Quoted, say
 from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
@@ -84,7 +84,11 @@ class OrtRegistrySource:
     def __init__(self, data: dict[str, Any] | None = None) -> None:
         self.data = data if data is not None else load_registry()
         release = self.data["onnxruntime"]
-        self.provenance = f"onnxruntime {release['tag']} (commit {release['commit'][:12]})"
+        self.provenance = say(
+            N_("onnxruntime {tag} (commit {commit})"),
+            tag=release["tag"],
+            commit=release["commit"][:12],
+        )
         self.status = say(
             N_("gradient registry of onnxruntime {tag} (commit {commit})"),
             tag=release["tag"],
@@ -102,7 +106,17 @@ class OrtRegistrySource:
         if builder_name is None and not stops:
             reason = say(N_("no gradient builder for {op}"), op=op_type)
             return unavailable(NAME, schema, reason, self.provenance)
-        detail = f"{builder_name or 'no builder'} for {op_type}, {self.provenance}"
+        if builder_name is None:
+            detail = say(
+                N_("no builder for {op}, {release}"), op=Quoted(op_type), release=self.provenance
+            )
+        else:
+            detail = say(
+                N_("{builder} for {op}, {release}"),
+                builder=Quoted(builder_name),
+                op=Quoted(op_type),
+                release=self.provenance,
+            )
         counters = dict.fromkeys(Part, 0)
         found = []
         for ref, param in labelled(schema):
@@ -110,9 +124,8 @@ class OrtRegistrySource:
             counters[ref.part] += 1
             variadic = param.option is Option.VARIADIC
             if ref.part is Part.INPUT and index in stops:
-                found.append(
-                    ParameterEvidence(ref, Verdict.REFUSED, "stop-gradient edge", Basis.POLICY)
-                )
+                why = say(N_("stop-gradient edge"))
+                found.append(ParameterEvidence(ref, Verdict.REFUSED, why, Basis.POLICY))
                 continue
             found.append(self._from_builder(ref, index, variadic, builder_name, builder))
         return SourceEvidence(
@@ -128,23 +141,20 @@ class OrtRegistrySource:
         builder: dict[str, Any] | None,
     ) -> ParameterEvidence:
         inputs = ref.part is Part.INPUT
-        macro = "GI" if inputs else "GO"
         if builder_name is None:
-            return ParameterEvidence(ref, Verdict.UNAVAILABLE, "no gradient builder")
+            return ParameterEvidence(ref, Verdict.UNAVAILABLE, say(N_("no gradient builder")))
+        name = Quoted(builder_name)
         if builder is None:
             # EmptyGradientBuilder and the like: registered, with no body that emits anything.
-            return ParameterEvidence(
-                ref, Verdict.REFUSED, f"{builder_name} emits nothing", Basis.BUILDER
-            )
+            why = say(N_("{builder} emits nothing"), builder=name)
+            return ParameterEvidence(ref, Verdict.REFUSED, why, Basis.BUILDER)
         indices = builder["inputs" if inputs else "outputs"]
+        macro = Quoted(f"{'GI' if inputs else 'GO'}({index})")
         if _covers(indices, index, variadic):
-            return ParameterEvidence(
-                ref, Verdict.GRADIENT, f"{macro}({index}) in {builder_name}", Basis.BUILDER
-            )
+            why = say(N_("{macro} in {builder}"), macro=macro, builder=name)
+            return ParameterEvidence(ref, Verdict.GRADIENT, why, Basis.BUILDER)
         if indices["dynamic"]:
-            return ParameterEvidence(
-                ref, Verdict.UNAVAILABLE, f"{builder_name} computes its indices at run time"
-            )
-        return ParameterEvidence(
-            ref, Verdict.REFUSED, f"no {macro}({index}) in {builder_name}", Basis.BUILDER
-        )
+            why = say(N_("{builder} computes its indices at run time"), builder=name)
+            return ParameterEvidence(ref, Verdict.UNAVAILABLE, why)
+        why = say(N_("no {macro} in {builder}"), macro=macro, builder=name)
+        return ParameterEvidence(ref, Verdict.REFUSED, why, Basis.BUILDER)

@@ -26,6 +26,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from gendoc.catalogs.i18n import NOTHING, Arg, Message, Quoted, Term
 from gendoc.evidence.interface import (
     Basis,
     EvidenceSource,
@@ -45,13 +46,55 @@ def interface_key(schema: Schema) -> str:
     return f"{schema.versioned_name} {sha.hexdigest()[:16]}"
 
 
+def message_record(message: Message) -> Any:
+    """A reason or detail as the record keeps it, to be said in any language when read back:
+    its message id and arguments (a message in a message nested alike, text quoted from
+    the source and catalog terms marked as such), or ``""`` for none."""
+
+    def value(arg: Arg) -> Any:
+        if isinstance(arg, Message):
+            return message_record(arg)
+        if isinstance(arg, Quoted):
+            return {"quoted": str(arg)}
+        if isinstance(arg, Term):
+            return {"term": str(arg)}
+        return arg
+
+    if not message:
+        return ""
+    return {"id": message.id, "args": {k: value(v) for k, v in message.arguments}}
+
+
+def message_from_record(kept: Any) -> Message:
+    """:func:`message_record`'s form read back."""
+
+    def value(arg: Any) -> Arg:
+        if not isinstance(arg, dict):
+            return arg
+        if "quoted" in arg:
+            return Quoted(arg["quoted"])
+        if "term" in arg:
+            return Term(arg["term"])
+        return message_from_record(arg)
+
+    if not kept:
+        return NOTHING
+    return Message(kept["id"], tuple(sorted((k, value(v)) for k, v in kept["args"].items())))
+
+
 def to_record(evidence: SourceEvidence) -> dict[str, Any]:
     """One verdict set as the record keeps it (the schema's name and version are in the key):
     a row per parameter, its part and name first."""
     return {
-        "detail": evidence.detail,
+        "detail": message_record(evidence.detail),
         "parameters": [
-            [p.parameter.part.value, p.parameter.name, p.verdict.value, p.detail, p.basis.value]
+            [
+                p.parameter.part.value,
+                p.parameter.name,
+                p.verdict.value,
+                message_record(p.detail),
+                p.basis.value,
+            ]
             for p in evidence.parameters
         ],
     }
@@ -60,11 +103,17 @@ def to_record(evidence: SourceEvidence) -> dict[str, Any]:
 def from_record(source: str, schema: Schema, kept: dict[str, Any]) -> SourceEvidence:
     """Source ``source``'s verdict set of :func:`to_record`'s form, read back into its types."""
     parameters = tuple(
-        ParameterEvidence(ParameterRef(Part(part), name), Verdict(verdict), detail, Basis(basis))
+        ParameterEvidence(
+            ParameterRef(Part(part), name),
+            Verdict(verdict),
+            message_from_record(detail),
+            Basis(basis),
+        )
         for part, name, verdict, detail, basis in kept["parameters"]
     )
+    detail = message_from_record(kept["detail"])
     return SourceEvidence(
-        source, schema.domain, schema.name, schema.since_version, parameters, kept["detail"]
+        source, schema.domain, schema.name, schema.since_version, parameters, detail
     )
 
 

@@ -38,10 +38,11 @@ class Role(enum.StrEnum):
 @dataclass(frozen=True)
 class SourceInfo:
     """One evidence source: its name (as every vote carries it), the label of its
-    provenance line, its role, which schemas it covers (an ``N_`` message), the weight its
-    votes are multiplied by, and where it is made: ``"module:callable"``, imported when
-    asked for, or the callable itself (``""``: passed in by its caller, as the audit passes
-    its own finite differences)."""
+    provenance line (an ``N_`` message where it has words to translate), its role, which
+    schemas it covers (an ``N_`` message), the weight its votes are multiplied by, and
+    where it is made: ``"module:callable"``, imported when asked for, or the callable
+    itself (``""``: passed in by its caller, as the audit passes its own finite
+    differences)."""
 
     name: str
     label: str
@@ -89,7 +90,7 @@ def provenance_line(source: EvidenceSource) -> str:
 register(
     SourceInfo(
         "pytorch",
-        "PyTorch autograd",
+        N_("PyTorch autograd"),
         Role.FRAMEWORK,
         N_("the default domain's operators that the torch mapping holds"),
         make="gendoc.evidence.torch_record:RecordedTorchSource",
@@ -98,7 +99,7 @@ register(
 register(
     SourceInfo(
         "onnxruntime",
-        "onnxruntime gradient registry",
+        N_("onnxruntime gradient registry"),
         Role.FRAMEWORK,
         N_("the default domain's operators with an onnxruntime gradient builder"),
         make="gendoc.evidence.ort_registry:OrtRegistrySource",
@@ -116,7 +117,7 @@ register(
 register(
     SourceInfo(
         NUMERIC,
-        "finite differences",
+        N_("finite differences"),
         Role.MATHEMATICS,
         N_("the operators the audit's finite differences evaluated (--numeric)"),
     )

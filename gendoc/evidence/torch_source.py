@@ -35,7 +35,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from gendoc.catalogs.i18n import N_, say
+from gendoc.catalogs.i18n import N_, Message, Quoted, quoted, say
 from gendoc.evidence.interface import (
     Basis,
     ParameterEvidence,
@@ -67,7 +67,7 @@ _RANK = {
     Verdict.NOT_MEASURED: 3,
     Verdict.UNAVAILABLE: 4,
 }
-NOT_MEASURED = "passed to torch as a Python scalar by the mapping: autograd never sees it"
+NOT_MEASURED = say(N_("passed to torch as a Python scalar by the mapping: autograd never sees it"))
 
 
 def build(builder: Builder, rng: np.random.Generator) -> Any:
@@ -89,7 +89,7 @@ class Answer(NamedTuple):
     implemented``), which is framework policy rather than autograd finding no gradient."""
 
     verdict: Verdict
-    why: str
+    why: Message
     declared: bool = False
 
 
@@ -135,13 +135,13 @@ def _grad_verdict(
             targets, leaves, projections, retain_graph=True, allow_unused=True
         )
     except (RuntimeError, NotImplementedError) as exc:  # torch declares it has no derivative
-        return Answer(Verdict.REFUSED, _first_line(exc), declared=True)
+        return Answer(Verdict.REFUSED, quoted(_first_line(exc)), declared=True)
     present = [g for g in grads if g is not None]
     if not present:
-        return Answer(Verdict.REFUSED, "no autograd path from the outputs")
+        return Answer(Verdict.REFUSED, say(N_("no autograd path from the outputs")))
     if any(bool(torch.any(g != 0)) for g in present):
-        return Answer(Verdict.GRADIENT, "nonzero gradient")
-    return Answer(Verdict.ZERO, "gradient is zero at every probe")
+        return Answer(Verdict.GRADIENT, say(N_("nonzero gradient")))
+    return Answer(Verdict.ZERO, say(N_("gradient is zero at every probe")))
 
 
 def _is_float(value: Any) -> bool:
@@ -165,14 +165,17 @@ class TorchSource:
         spec = torch_op(schema, self.ops)
         if spec is None:
             return unavailable(NAME, schema, NO_MAPPING)
-        detail = f"{spec.call} (torch {torch.__version__})"
+        call, version = Quoted(spec.call), str(torch.__version__)
+        detail = say(N_("{call} (torch {version})"), call=call, version=version)
         if spec.composite:
-            detail = f"composite expression {detail}"
+            detail = say(
+                N_("composite expression {call} (torch {version})"), call=call, version=version
+            )
         try:
             refused = self._refused_at_forward(schema, spec)
             probes = [self._probe(schema, spec, seed, refused) for seed in SEEDS]
         except Exception as exc:  # the torch call itself failed: no evidence at all
-            reason = say(N_("the torch call failed: {error}"), error=_first_line(exc))
+            reason = say(N_("the torch call failed: {error}"), error=Quoted(_first_line(exc)))
             return unavailable(NAME, schema, reason, detail)
         measured = Basis.COMPOSITE if spec.composite else Basis.AUTOGRAD
         found = []
@@ -197,7 +200,7 @@ class TorchSource:
                 leaf.requires_grad_(True)
         return inputs
 
-    def _refused_at_forward(self, schema: Schema, spec: TorchOp) -> dict[str, str]:
+    def _refused_at_forward(self, schema: Schema, spec: TorchOp) -> dict[str, Message]:
         """Float inputs torch refuses to track at all, with its message.
 
         Some functions (``nll_loss``'s weight, ``batch_norm``'s running
@@ -216,11 +219,11 @@ class TorchSource:
             try:
                 run_call(spec, self._inputs(spec, SEEDS[0], {name}))
             except RuntimeError as exc:
-                refused[name] = _first_line(exc)
+                refused[name] = quoted(_first_line(exc))
         return refused
 
     def _probe(
-        self, schema: Schema, spec: TorchOp, seed: int, refused: dict[str, str]
+        self, schema: Schema, spec: TorchOp, seed: int, refused: dict[str, Message]
     ) -> dict[ParameterRef, Answer]:
         floats = {n for n, b in spec.inputs.items() if isinstance(b, Real | Several)}
         inputs = self._inputs(spec, seed, floats - set(refused))
@@ -248,14 +251,16 @@ class TorchSource:
         values: list[Any], inputs: dict[str, Any], spec: TorchOp, rng: np.random.Generator
     ) -> Answer:
         if not values:
-            return Answer(Verdict.UNAVAILABLE, "the torch call does not return it")
+            return Answer(Verdict.UNAVAILABLE, say(N_("the torch call does not return it")))
         if not all(_is_float(v) for v in values):
             kinds = sorted({str(getattr(v, "dtype", type(v).__name__)) for v in values})
-            return Answer(
-                Verdict.REFUSED, f"{', '.join(kinds)} output: torch does not differentiate it"
+            why = say(
+                N_("{types} output: torch does not differentiate it"),
+                types=Quoted(", ".join(kinds)),
             )
+            return Answer(Verdict.REFUSED, why)
         if not all(v.requires_grad for v in values):
-            return Answer(Verdict.REFUSED, "torch records no gradient for it")
+            return Answer(Verdict.REFUSED, say(N_("torch records no gradient for it")))
         leaves = [
             leaf
             for name, builder in spec.inputs.items()
@@ -274,14 +279,17 @@ class TorchSource:
         rng: np.random.Generator,
     ) -> Answer:
         if builder is None:
-            return Answer(Verdict.UNAVAILABLE, "no counterpart in the torch call")
+            return Answer(Verdict.UNAVAILABLE, say(N_("no counterpart in the torch call")))
         if isinstance(builder, Value):
             return Answer(Verdict.NOT_MEASURED, NOT_MEASURED)
         if isinstance(builder, Ints | Bools):
-            return Answer(
-                Verdict.REFUSED, f"{value.dtype} tensor: torch differentiates float tensors only"
+            why = say(
+                N_("{type} tensor: torch differentiates float tensors only"),
+                type=Quoted(str(value.dtype)),
             )
-        if not differentiable:
-            why = "torch records no gradient for any output" if any_float else "no float output"
             return Answer(Verdict.REFUSED, why)
+        if not differentiable:
+            if any_float:
+                return Answer(Verdict.REFUSED, say(N_("torch records no gradient for any output")))
+            return Answer(Verdict.REFUSED, say(N_("no float output")))
         return _grad_verdict(differentiable, _leaves(value), rng)

@@ -529,7 +529,7 @@ def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggesti
 def votes_on(evidence: Sequence[SourceEvidence], parameter: ParameterRef) -> list[Vote]:
     """Every source's voting verdict on one parameter, in source order."""
     return [
-        Vote(e.source, p.verdict, p.detail, p.basis)
+        Vote(e.source, p.verdict, p.detail.text, p.basis)
         for e in evidence
         if (p := e.verdict_of(parameter)) is not None and p.verdict in TAG_OF
     ]

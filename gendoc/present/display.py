@@ -34,7 +34,7 @@ from jinja2 import pass_eval_context
 from jinja2.nodes import EvalContext
 from markupsafe import Markup, escape
 
-from gendoc.catalogs.i18n import N_, NP_, translated_args
+from gendoc.catalogs.i18n import N_, NP_, Message, Quoted, Term, translated_args
 from gendoc.catalogs.schema_text import SchemaText, schema_source
 from gendoc.catalogs.translated import substitute
 from gendoc.model.reference import (
@@ -328,6 +328,24 @@ class Display:
         args = {k: md_escape(v) if isinstance(v, str) else v for k, v in args.items()}
         return Markup(substitute(self.gettext(message.id), args))
 
+    def said(self, message: Message) -> Markup:
+        """A message (a source's reason, its detail) as HTML in this language: every argument
+        escaped, and the text quoted from a source (:class:`~gendoc.catalogs.i18n.Quoted`)
+        marked as the English it is on a page of another language."""
+
+        def html(value: object) -> object:
+            if isinstance(value, Message):
+                return self.said(value)
+            if isinstance(value, Quoted):
+                shown = escape(value)
+                return shown if self.lang == "en" else Markup(f'<span lang="en">{shown}</span>')
+            if isinstance(value, Term):
+                return escape(self.gettext(value))
+            return escape(value) if isinstance(value, str) else value
+
+        args = {k: html(v) for k, v in message.args.items()}
+        return Markup(substitute(str(escape(self.gettext(message.id))), args))
+
     def location(self, finding: Any) -> str:
         """Where a finding is: ``ai.onnx ArgMax-13 output reduced``, in this language."""
         where = f"{domain_label(finding.domain)} {finding.op}-{finding.version}"
@@ -353,6 +371,7 @@ class Display:
             "attr_signature": self.attr_signature,
             "differentiability_summary": self.summary,
             "schema_text": self.schema_text,
+            "said": self.said,
             "md": md_escape,
             "name": md_name,
             "text": html_text,

@@ -75,5 +75,6 @@ def gradients(schema: Schema) -> Gradients:
         trains = ONNX_AD
     else:
         trains = NONE if answered else "unknown"
-    detail = builder.detail if BUILDER in given else onnx_ad.detail if onnx_ad and given else ""
+    said = builder.detail if BUILDER in given else onnx_ad.detail if onnx_ad and given else None
+    detail = said.text if said else ""
     return Gradients(trains, tuple(rows), detail)

@@ -175,7 +175,7 @@ def test_a_version_the_record_lacks_without_torch_is_named_with_why(
     clip = reference.operator("", "Clip").latest
     source = RecordedTorchSource({}, live=lambda: MissingSource("pytorch", TORCH_MISSING))
     evidence = source.evaluate(clip)
-    assert {p.detail for p in evidence.parameters} == {"torch is not installed"}
+    assert {p.detail.text for p in evidence.parameters} == {"torch is not installed"}
     status = source.status
     assert status.text == (
         "recorded with a torch record: 0 operator versions; "
@@ -388,3 +388,23 @@ def test_the_site_and_the_audit_take_pytorch_from_one_function() -> None:
     from gendoc.site import evidence_pages
 
     assert type(evidence_pages._sources()[0]) is type(sources.source("pytorch"))
+
+
+def test_a_chinese_report_says_the_recorded_reasons_in_chinese(reference: Reference) -> None:
+    """onnx-ad's status line names the operators it could not answer with the record's reasons:
+    in Chinese they are the catalog's, and only what is quoted from onnx-ad (its own errors,
+    marked English where a page shows them) stays English; no line of the report reads as an
+    English sentence."""
+    from gendoc.present.display import Display
+    from tests.catalogs.test_catalog_typography import english_like, prose_nodes
+
+    report = audit(reference, AuditOptions(ops=["Clip", "Resize"], evidence=True))
+    text = format_text(report, "zh")
+    assert "no backend test case fits this version" in format_text(report, "en")
+    assert "没有适用于该版本的后端测试用例：" in text
+    lines = text.splitlines()
+    assert [line for line in lines if english_like(line)] == []
+    (onnx_ad,) = [s.status for s in report.sources if s.source == "onnx-ad"]
+    shown = Display(translations("zh"), lang="zh").said(onnx_ad)
+    assert '<span lang="en">UnsupportedOperator: ' in shown
+    assert [node for node in prose_nodes(f"<p>{shown}</p>") if english_like(node)] == []

@@ -304,6 +304,65 @@ def document_problems(document: str) -> list[tuple[str, str]]:
     return [(line[:60], p) for line in reader_lines(document) for p in problems(line)]
 
 
+CHINESE = re.compile(f"{HAN}|[\u3000-\u303f\uff00-\uffef]")
+ENGLISH_WORD = re.compile(r"(?<![\w.'-])[A-Za-z][a-z]+(?:-[a-z]+)*(?![\w.(-])")
+"""A word of English prose: letters alone; a name with a digit, an underscore, a dot or a call's
+parenthesis (``test_abs``, ``torch.abs(``, ``v1.19``) is an identifier, not a word."""
+
+
+def english_like(text: str) -> bool:
+    """Whether ``text`` reads as English prose: no Chinese character and two words or more."""
+    return not CHINESE.search(text) and len(ENGLISH_WORD.findall(text)) >= 2
+
+
+class _TextNodes(HTMLParser):
+    """The text nodes of a page a Chinese reader reads as prose: the head, code and every
+    element marked ``lang`` other than Chinese (an English source quoted) left out."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.nodes: list[str] = []
+        self.open: list[tuple[str, bool]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in VOID:
+            return
+        lang = dict(attrs).get("lang")
+        skip = tag in NOT_PROSE or tag == "code" or (lang is not None and not lang.startswith("zh"))
+        self.open.append((tag, skip or (bool(self.open) and self.open[-1][1])))
+
+    def handle_endtag(self, tag: str) -> None:
+        while any(t == tag for t, _ in self.open):
+            if self.open.pop()[0] == tag:
+                break
+
+    def handle_data(self, data: str) -> None:
+        if data.strip() and not (self.open and self.open[-1][1]):
+            self.nodes.append(data.strip())
+
+
+def prose_nodes(document: str) -> list[str]:
+    """The text nodes of an HTML page outside code and English-marked elements."""
+    parser = _TextNodes()
+    parser.feed(document)
+    parser.close()
+    return parser.nodes
+
+
+def test_english_prose_is_told_from_names_and_quotes() -> None:
+    page = (
+        "<html><head><title>not counted here</title></head><body>"
+        '<td>拒绝求导<span class="gd-why">stop-gradient edge</span></td>'
+        '<td>梯度非零</td><td><span lang="en">torch.clamp(input, min, max) is quoted</span></td>'
+        "<td><code>no counterpart in the torch call</code></td>"
+        "<td>test_abs at_opset v1.19.2</td><td>onnx-ad 0.3.0</td><td>pytorch</td></body></html>"
+    )
+    nodes = prose_nodes(page)
+    names = ["test_abs at_opset v1.19.2", "onnx-ad 0.3.0", "pytorch"]
+    assert nodes == ["拒绝求导", "stop-gradient edge", "梯度非零", *names]
+    assert [n for n in nodes if english_like(n)] == ["stop-gradient edge"]
+
+
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: p.stem)
 def test_the_built_chinese_documents_follow_the_typography_rules(path: Path) -> None:
     """docs/zh as gendoc builds it (``make check``): the catalogs' text and what the

@@ -3,6 +3,7 @@ history and one family share, and that no suggestion contradicts onnx's tag else
 
 from __future__ import annotations
 
+from gendoc.catalogs.i18n import quoted
 from gendoc.evidence.history import settle
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.verdict import Strength, Suggestion, combine
@@ -52,11 +53,11 @@ def _evidence(schema: Schema, **votes: tuple[Verdict, Basis]) -> list[SourceEvid
             schema.name,
             schema.since_version,
             tuple(
-                ParameterEvidence(ParameterRef(Part.INPUT, p.name), verdict, "why", basis)
+                ParameterEvidence(ParameterRef(Part.INPUT, p.name), verdict, quoted("why"), basis)
                 for p in schema.inputs
             )
             + tuple(
-                ParameterEvidence(ParameterRef(Part.OUTPUT, p.name), verdict, "why", basis)
+                ParameterEvidence(ParameterRef(Part.OUTPUT, p.name), verdict, quoted("why"), basis)
                 for p in schema.outputs
             ),
         )

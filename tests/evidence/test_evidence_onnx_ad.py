@@ -18,6 +18,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+from gendoc.catalogs.i18n import N_, Message, Quoted, quoted, say, translations
 from gendoc.evidence import sources
 from gendoc.evidence.cases import NumericCase
 from gendoc.evidence.interface import Basis, Verdict
@@ -27,7 +28,7 @@ from gendoc.evidence.onnx_ad_record import (
     status_line,
     unanswered,
 )
-from gendoc.evidence.record import interface_key
+from gendoc.evidence.record import interface_key, message_record
 from gendoc.model.reference import Differentiability, Option, Parameter, Reference, Schema
 
 FLOAT, INT64 = TensorProto.DOUBLE, TensorProto.INT64
@@ -60,7 +61,9 @@ def _param(name: str) -> Parameter:
 
 
 def _verdicts(source: object, schema: Schema) -> dict[str, tuple[Verdict, str]]:
-    return {str(p.parameter): (p.verdict, p.detail) for p in source.evaluate(schema).parameters}
+    return {
+        str(p.parameter): (p.verdict, p.detail.text) for p in source.evaluate(schema).parameters
+    }
 
 
 RNG = np.random.default_rng(0)
@@ -113,7 +116,10 @@ def test_verdicts_follow_the_math(reference: Reference, hand_made: list[NumericC
     # Floor is piecewise constant: onnx-ad's table declares a zero derivative, so its rule
     # emits no adjoint at all; a declaration weighs as policy, not as a measurement
     assert (floor.verdict, floor.basis) == (Verdict.ZERO, Basis.POLICY)
-    assert floor.detail == "declared zero derivative (onnx-ad's ZERO_DERIVATIVE table; test_floor)"
+    assert (
+        floor.detail.text
+        == "declared zero derivative (onnx-ad's ZERO_DERIVATIVE table; test_floor)"
+    )
     gather = _verdicts(source, _version(reference, "Gather", 13))
     assert gather["input data"][0] is Verdict.GRADIENT
     # indices are int32/int64 by the schema: there is nothing to differentiate
@@ -136,7 +142,7 @@ def test_verdicts_follow_the_math(reference: Reference, hand_made: list[NumericC
     # onnx-ad declines (its rule wants constant scales): its reason, and no vote
     assert resize["input scales"][0] is Verdict.UNAVAILABLE
     assert resize["input scales"][1].startswith("onnx-ad: UnsupportedOperator: Resize ")
-    detail = source.evaluate(_version(reference, "Mul", 14)).detail
+    detail = source.evaluate(_version(reference, "Mul", 14)).detail.text
     assert detail == f"onnx-ad {source.version} reverse mode on test_mul"
 
 
@@ -202,7 +208,7 @@ def test_the_record_holds_onnx_ads_answers(reference: Reference) -> None:
         )
     evidence = recorded.evaluate(_version(reference, "Pow", 15))
     assert evidence.source == "onnx-ad"
-    assert evidence.detail.startswith(f"onnx-ad {record['onnx-ad']} reverse mode on ")
+    assert evidence.detail.text.startswith(f"onnx-ad {record['onnx-ad']} reverse mode on ")
     # every operator it could not answer is named in its status line, with why
     assert recorded.status.text.startswith(
         f"onnx-ad {record['onnx-ad']}, reverse mode on the backend test cases of onnx "
@@ -213,19 +219,43 @@ def test_the_record_holds_onnx_ads_answers(reference: Reference) -> None:
     assert "MaxRoiPool" in recorded.status.text.split("no backend test case fits this version:")[1]
 
 
+def _row(verdict: str, reason: Message) -> dict[str, Any]:
+    return {"parameters": [["input", "x", verdict, message_record(reason)]]}
+
+
+def _refused(words: str) -> Message:
+    return say(N_("onnx-ad: {error}"), error=Quoted(words))
+
+
 def test_unanswered_groups_operators_by_reason() -> None:
+    """The record's reasons, grouped without the node or test case they name, are said in
+    each language; onnx-ad's own words stay as they are."""
+    case = say(N_("{case} at opset {version}"), case=Quoted("test_c"), version=7)
+    sequence = say(N_("a sequence or absent input in {case}"), case=case)
+    nonzero = say(N_("nonzero adjoint ({case})"), case=quoted("test_a"))
     kept = {
         "onnx": "1.0",
         "onnx-ad": "0.0",
         "verdicts": {
-            "A-1 x": {"parameters": [["input", "x", "unavailable", "no rule (test_a)"]]},
-            "A-2 x": {"parameters": [["input", "x", "gradient", "nonzero adjoint (test_a)"]]},
-            "B-1 x": {"parameters": [["input", "x", "unavailable", "no rule (test_b)"]]},
-            "C-1 x": {"parameters": [["input", "x", "unavailable", "a sequence in test_c"]]},
+            "A-1 x": _row("unavailable", _refused("UnsupportedOperator: no rule (node 'n1')")),
+            "A-2 x": _row("gradient", nonzero),
+            "B-1 x": _row("unavailable", _refused("UnsupportedOperator: no rule (node 'n2')")),
+            "C-1 x": _row("unavailable", sequence),
         },
     }
-    assert unanswered(kept["verdicts"]) == {"a sequence": ["C"], "no rule": ["B"]}
-    assert status_line(kept).text.endswith("no answer for 2 operators: a sequence: C; no rule: B")
+    found = {why.text: ops for why, ops in unanswered(kept["verdicts"]).items()}
+    assert found == {
+        "a sequence or absent input": ["C"],
+        "onnx-ad: UnsupportedOperator: no rule": ["B"],
+    }
+    line = status_line(kept)
+    assert line.text.endswith(
+        "no answer for 2 operators: a sequence or absent input: C; "
+        "onnx-ad: UnsupportedOperator: no rule: B"
+    )
+    assert line.format(translations("zh").gettext).endswith(
+        "输入为序列或缺失：C；onnx-ad：UnsupportedOperator: no rule：B"
+    )
 
 
 def test_a_version_missing_from_the_record_is_asked_live(
@@ -241,8 +271,8 @@ def test_a_version_missing_from_the_record_is_asked_live(
         "input X": (Verdict.UNAVAILABLE, sources.ONNX_AD_MISSING.text),
         "output Y": (Verdict.UNAVAILABLE, sources.ONNX_AD_MISSING.text),
     }
-    found = {interface_key(floor): {"detail": "kept", "parameters": []}}
-    assert RecordedOnnxAdSource({**kept, "verdicts": found}).evaluate(floor).detail == "kept"
+    found = {interface_key(floor): {"detail": {"id": "kept", "args": {}}, "parameters": []}}
+    assert RecordedOnnxAdSource({**kept, "verdicts": found}).evaluate(floor).detail.text == "kept"
 
 
 def test_an_onnx_ad_that_cannot_import_degrades_with_the_reason(

@@ -160,7 +160,7 @@ def test_source_verdicts_from_fixture_registry(tmp_path: Path) -> None:
     assert set(_verdicts(source, unknown).values()) == {Verdict.UNAVAILABLE}
     custom = Schema(domain="my.domain", name="Mul", since_version=1, inputs=(_param("A"),))
     assert _verdicts(source, custom) == {"input A": Verdict.UNAVAILABLE}
-    assert "onnxruntime v9.9.9 (commit abc123)" in source.evaluate(pow_).detail
+    assert "onnxruntime v9.9.9 (commit abc123)" in source.evaluate(pow_).detail.text
 
 
 # Written for these tests in the shape of onnxruntime's recurrent builders: the
@@ -229,7 +229,7 @@ def test_replaced_operator_answers_from_its_training_builder() -> None:
     verdicts = _verdicts(OrtRegistrySource(data), gru)
     assert verdicts.pop("input sequence_lens") is Verdict.REFUSED
     assert set(verdicts.values()) == {Verdict.GRADIENT}
-    assert "GetCellGradient for GRUTraining" in OrtRegistrySource(data).evaluate(gru).detail
+    assert "GetCellGradient for GRUTraining" in OrtRegistrySource(data).evaluate(gru).detail.text
 
 
 def test_shipped_data_matches_hand_read_builders() -> None:

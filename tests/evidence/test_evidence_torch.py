@@ -24,7 +24,7 @@ def test_without_torch_every_live_verdict_is_unavailable(
     monkeypatch.delitem(sys.modules, "gendoc.evidence.torch_source", raising=False)
     evidence = sources.live_torch_source().evaluate(reference.operator("", "Add").latest)
     assert {p.verdict for p in evidence.parameters} == {Verdict.UNAVAILABLE}
-    assert {p.detail for p in evidence.parameters} == {"torch is not installed"}
+    assert {p.detail.text for p in evidence.parameters} == {"torch is not installed"}
 
 
 def test_smooth_operator_has_gradients(reference: Reference) -> None:
@@ -47,13 +47,13 @@ def test_refusals_keep_torch_reason(reference: Reference) -> None:
     evidence = torch_source.evaluate(reference.operator("", "NegativeLogLikelihoodLoss").latest)
     weight = evidence.verdict_of(ParameterRef(Part.INPUT, "weight"))
     assert weight is not None and weight.verdict is Verdict.REFUSED
-    assert "not differentiable with respect to argument 'weight'" in weight.detail
+    assert "not differentiable with respect to argument 'weight'" in weight.detail.text
     assert weight.basis is Basis.POLICY  # declared by torch, not found by autograd
     assert (
         evidence.verdict_of(ParameterRef(Part.INPUT, "target")).verdict is Verdict.REFUSED
     )  # int64 labels
     assert evidence.verdict_of(ParameterRef(Part.INPUT, "input")).verdict is Verdict.GRADIENT
-    assert "F.nll_loss" in evidence.detail
+    assert "F.nll_loss" in evidence.detail.text
 
 
 def test_integer_tensors_are_refused_and_python_values_not_measured(
@@ -91,7 +91,9 @@ def test_every_mapping_names_real_inputs_and_runs(reference: Reference) -> None:
         schema = operator.latest
         assert set(spec.inputs) <= {p.name for p in schema.inputs}, name
         evidence = sources.live_torch_source().evaluate(schema)
-        failed = [p.detail for p in evidence.parameters if "torch call failed" in p.detail]
+        failed = [
+            p.detail.text for p in evidence.parameters if "torch call failed" in p.detail.text
+        ]
         assert not failed, (name, failed[:1])
     assert checked >= 120
 
@@ -113,7 +115,7 @@ def test_a_composite_expression_is_labelled_on_every_verdict(reference: Referenc
     pytest.importorskip("torch")
     live = sources.live_torch_source()
     onehot = live.evaluate(reference.operator("", "OneHot").latest)
-    assert onehot.detail.startswith("composite expression values[0] + ")
+    assert onehot.detail.text.startswith("composite expression values[0] + ")
     assert {p.basis for p in onehot.parameters} == {Basis.COMPOSITE}
     matmul = live.evaluate(reference.operator("", "MatMul").latest)
     assert {p.basis for p in matmul.parameters} == {Basis.AUTOGRAD}

@@ -8,6 +8,7 @@ only ever disputed.
 
 from __future__ import annotations
 
+from gendoc.catalogs.i18n import quoted
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.verdict import (
@@ -34,7 +35,7 @@ def _one(tag: Differentiability, **votes: Verdict | tuple[Verdict, Basis]) -> Su
     evidence = []
     for source, vote in votes.items():
         verdict, basis = vote if isinstance(vote, tuple) else (vote, AUTOGRAD)
-        param = ParameterEvidence(ParameterRef(Part.INPUT, "x"), verdict, "why", basis)
+        param = ParameterEvidence(ParameterRef(Part.INPUT, "x"), verdict, quoted("why"), basis)
         evidence.append(SourceEvidence(source, "", "Op", 1, (param,)))
     (suggestion,) = combine(schema, evidence)
     return suggestion

@@ -10,7 +10,7 @@ import pytest
 
 import gendoc.suggest.installed_facts as installed_facts
 from gendoc.audit import AuditOptions, audit
-from gendoc.catalogs.i18n import say
+from gendoc.catalogs.i18n import quoted, say
 from gendoc.cli import main
 from gendoc.evidence.interface import ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.source_registry import SOURCES, Role, SourceInfo, info
@@ -30,10 +30,11 @@ class FakeSource:
 
     def evaluate(self, schema: Schema) -> SourceEvidence:
         params = tuple(
-            ParameterEvidence(ref, Verdict.GRADIENT, "by hand") for ref, _ in labelled(schema)
+            ParameterEvidence(ref, Verdict.GRADIENT, quoted("by hand"))
+            for ref, _ in labelled(schema)
         )
         return SourceEvidence(
-            self.name, schema.domain, schema.name, schema.since_version, params, "fake 1.0"
+            self.name, schema.domain, schema.name, schema.since_version, params, quoted("fake 1.0")
         )
 
 

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from gendoc.catalogs.i18n import N_, Quoted, quoted, say
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.record import from_record, interface_key, to_record
 from gendoc.evidence.torch_ops import TORCH_OPS
@@ -54,8 +55,8 @@ def test_a_changed_interface_is_asked_live(reference: Reference) -> None:
         clip, inputs=(dataclasses.replace(first, type_str="T2"), *clip.inputs[1:])
     )
     assert interface_key(changed) != interface_key(clip)
-    forged = {interface_key(changed): {"detail": "forged", "parameters": []}}
-    assert RecordedTorchSource(forged).evaluate(changed).detail == "forged"
+    forged = {interface_key(changed): {"detail": {"id": "forged", "args": {}}, "parameters": []}}
+    assert RecordedTorchSource(forged).evaluate(changed).detail.text == "forged"
     assert RecordedTorchSource(forged).evaluate(clip) == TorchSource().evaluate(clip)
 
 
@@ -81,7 +82,7 @@ def test_the_record_does_not_read_the_tags(reference: Reference) -> None:
 def test_an_unmapped_operator_needs_no_torch(reference: Reference) -> None:
     loop = reference.operator("", "Loop").latest
     evidence = RecordedTorchSource({}).evaluate(loop)
-    assert {p.detail for p in evidence.parameters} == {"no torch mapping"}
+    assert {p.detail.text for p in evidence.parameters} == {"no torch mapping"}
 
 
 def test_the_site_weighs_evidence_without_importing_torch(tmp_path) -> None:
@@ -113,10 +114,16 @@ def test_a_record_row_reads_back_as_the_same_parameter() -> None:
         "Op",
         1,
         (
-            ParameterEvidence(ParameterRef(Part.INPUT, "X"), Verdict.GRADIENT, "a", Basis.POLICY),
-            ParameterEvidence(ParameterRef(Part.OUTPUT, "X"), Verdict.REFUSED, "b"),
+            ParameterEvidence(
+                ParameterRef(Part.INPUT, "X"), Verdict.GRADIENT, quoted("a"), Basis.POLICY
+            ),
+            ParameterEvidence(
+                ParameterRef(Part.OUTPUT, "X"),
+                Verdict.REFUSED,
+                say(N_("{case}: {error}"), case=quoted("t"), error=Quoted("b")),
+            ),
         ),
-        "call",
+        say(N_("{call} (torch {version})"), call=Quoted("f(X)"), version="1"),
     )
     kept = json.loads(json.dumps(to_record(given)))
     assert [row[:2] for row in kept["parameters"]] == [["input", "X"], ["output", "X"]]
