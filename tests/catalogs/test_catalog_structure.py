@@ -69,25 +69,31 @@ def blocks(text: str, lists_end: bool = True) -> list[str]:
 
 
 class _Blocks(HTMLParser):
-    """The block elements of an HTML fragment, in order, with an ordered list's start."""
+    """The block elements of an HTML fragment, in order, with an ordered list's start; the
+    wrapper of a paragraph shown in English (``gd-untranslated``, with its note) is not one
+    of the text's own blocks (onnx's newest texts may have no translation yet)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.found: list[str] = []
+        self.open: list[bool] = []  # per open block element: whether it is left out
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in BLOCK_TAGS:
-            self.found.append(f"<{tag}{dict(attrs).get('start') or ''}>")
+            wrapper = "gd-untranslated" in (dict(attrs).get("class") or "")
+            self.open.append(wrapper)
+            if not wrapper:
+                self.found.append(f"<{tag}{dict(attrs).get('start') or ''}>")
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in BLOCK_TAGS:
+        if tag in BLOCK_TAGS and not (self.open and self.open.pop()):
             self.found.append(f"</{tag}>")
 
 
 def html_blocks(html: str) -> list[str]:
     parser = _Blocks()
     parser.feed(html)
-    return [b for b in parser.found if "gd-untranslated" not in b]
+    return parser.found
 
 
 def _messages(path: Path) -> list[tuple[str, str]]:
