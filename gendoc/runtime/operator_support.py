@@ -43,11 +43,10 @@ BACKENDS = {
     "jaxonnxruntime": "jaxonnxruntime",
     "emx-onnx-cgen": "emx-onnx-cgen",
 }
-# Where each cell's answer comes from: the backend's results and the file of its counts at the
-# scoreboard's commit; the runtime's release and its kernel table (onnxruntime's
-# OperatorKernels.md, generated from the same registry the record is read from)
-SCOREBOARD_URL = "https://github.com/onnx/backend-scoreboard/tree/{commit}/results/{backend}/stable"
-SCOREBOARD_FILE_URL = (
+# Where each answer comes from: the file of a backend's counts at the scoreboard's commit; the
+# runtime's release and its kernel table (onnxruntime's OperatorKernels.md, generated from the
+# same registry the record is read from)
+SCOREBOARD_URL = (
     "https://github.com/onnx/backend-scoreboard/blob/{commit}/results/{backend}/stable/ops.json"
 )
 RELEASE_URL = "https://github.com/microsoft/onnxruntime/releases/tag/v{version}"
@@ -66,13 +65,11 @@ class RunsOn:
     types: str
     tests: Score | None
     url: str
-    """The runtime's release, or the backend's results."""
+    """The runtime's release, or the file of the backend's counts at the scoreboard's commit."""
     backend: str = ""
     """The scoreboard's name of the backend, on the rows of onnx's backend tests."""
     source: str = ""
     """The kernel table the status, versions and types come from."""
-    tests_url: str = ""
-    """The file the counts of onnx's backend tests come from, at the scoreboard's commit."""
 
 
 @dataclass(frozen=True)
@@ -208,10 +205,7 @@ class SupportTable:
             score = self._score(backend, (schema.domain, schema.name))
             if score is not None and score.total:
                 url = SCOREBOARD_URL.format(commit=commit, backend=backend)
-                counts = SCOREBOARD_FILE_URL.format(commit=commit, backend=backend)
-                rows.append(
-                    RunsOn(label, Status.UNKNOWN, "", "", score, url, backend, tests_url=counts)
-                )
+                rows.append(RunsOn(label, Status.UNKNOWN, "", "", score, url, backend))
         onnx = sorted({b.onnx for b in self.board.backends.values()})
         documented = onnx_release(self.reference.onnx_version)
         older = any(onnx_release(v) < documented for v in onnx)
