@@ -13,7 +13,13 @@ from gendoc.audit.weigh import Weighed, weigh_all
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import Strength
 from gendoc.model.reference import Reference, SchemaKey, schema_sort_key
-from gendoc.model.snapshot import ParameterVerdict, Snapshot, SourceVote, snapshot_of
+from gendoc.model.snapshot import (
+    ParameterVerdict,
+    RuntimeData,
+    Snapshot,
+    SourceVote,
+    snapshot_of,
+)
 
 
 def evidence_verdicts(
@@ -53,7 +59,10 @@ def evidence_verdicts(
 
 
 def export_snapshot(
-    reference: Reference, weighed: Mapping[SchemaKey, Weighed] | None = None
+    reference: Reference,
+    weighed: Mapping[SchemaKey, Weighed] | None = None,
+    runtime: RuntimeData | None = None,
 ) -> Snapshot:
-    """The snapshot of ``reference`` with its evidence verdicts (see :func:`evidence_verdicts`)."""
-    return snapshot_of(reference, evidence_verdicts(reference, weighed))
+    """The snapshot of ``reference`` with its evidence verdicts (see :func:`evidence_verdicts`)
+    and the ``runtime`` support given (:func:`gendoc.runtime.operator_support.runtime_support`)."""
+    return snapshot_of(reference, evidence_verdicts(reference, weighed), runtime)

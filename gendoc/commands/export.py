@@ -3,7 +3,8 @@
 The snapshot holds the model with its examples and details, and gendoc's evidence
 verdicts: the combined verdict of the evidence sources on every parameter they can judge,
 as ``gendoc audit --evidence`` without finite differences (too slow for an export) and the
-site's evidence pages weigh them, through the same public functions.
+site's evidence pages weigh them, through the same public functions; and where each
+version runs and trains, from the records gendoc ships (the site's "Runs on" tables).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from gendoc.audit.snapshot_verdicts import export_snapshot
 from gendoc.collect import installed
 from gendoc.model.reference import Reference
 from gendoc.model.snapshot import encode
+from gendoc.runtime.operator_support import runtime_support
 
 
 def installed_reference(schemas: Sequence[str] = ()) -> Reference:
@@ -23,4 +25,5 @@ def installed_reference(schemas: Sequence[str] = ()) -> Reference:
 
 def export(*, schemas: Sequence[str] = ()) -> str:
     """The JSON snapshot of the installed onnx (plus ``schemas``), as text."""
-    return encode(export_snapshot(installed_reference(schemas)))
+    reference = installed_reference(schemas)
+    return encode(export_snapshot(reference, runtime=runtime_support(reference)))

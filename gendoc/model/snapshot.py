@@ -19,8 +19,9 @@ compatibility rule, the one promise made to tools that read snapshots:
   a reader refuses a newer major with one line ("upgrade gendoc") and an older one with
   one line naming its version ("export the snapshot again").
 
-Runtime support (which runtimes implement a version) is the planned minor addition: an
-optional field of :class:`SchemaEntry`, as ``evidence`` is.
+Minor versions so far: 1 added runtime support (where each version runs and trains, from
+the records gendoc ships: ``runtime_sources`` names them, each schema's ``runtime_support``
+holds its answers).
 
 The dataclasses here and in :mod:`gendoc.model.reference` are the one definition of the
 format: msgspec encodes them and checks every value read back against their type hints,
@@ -57,6 +58,7 @@ from gendoc.model.reference import (
     Reference,
     Schema,
     SchemaDetails,
+    SchemaKey,
     schema_sort_key,
 )
 from gendoc.storage.write import read_regular_file
@@ -64,7 +66,7 @@ from gendoc.storage.write import read_regular_file
 FORMAT = "gendoc-snapshot"
 FORMAT_VERSION = 3
 """The major version: a reader refuses any other (see the compatibility rule above)."""
-FORMAT_MINOR = 0
+FORMAT_MINOR = 1
 """The minor version: optional fields added since the major began; any is read."""
 INSTALLED = "installed"
 """The word that stands for the onnx of the running environment instead of a file."""
@@ -101,17 +103,71 @@ class ParameterVerdict:
 
 
 @dataclass(frozen=True)
+class KernelAnswer:
+    """What onnxruntime's kernel table says about one version.
+
+    ``status`` is one of the answers of ``gendoc support`` (``registered``, ``runs through
+    its function``, ``no kernel for this version``, ``unknown``...); ``versions`` the
+    kernels' version ranges (``14+``, ``6–12``) and ``types`` their types, shortened
+    (``float`` for ``tensor(float)``), both empty without a kernel.
+    """
+
+    status: str
+    versions: str = ""
+    types: str = ""
+
+
+@dataclass(frozen=True)
+class BackendTests:
+    """onnx's backend tests of one operator on one backend of onnx's backend scoreboard."""
+
+    passed: Annotated[int, msgspec.Meta(ge=0)]
+    failed: Annotated[int, msgspec.Meta(ge=0)]
+    skipped: Annotated[int, msgspec.Meta(ge=0)]
+
+
+@dataclass(frozen=True)
+class RuntimeSupport:
+    """Where one version runs and how it trains, as the site's "Runs on" table shows it.
+
+    ``tests`` maps a scoreboard backend (``ort``, ``onnx-reference``, ``tvm``...) to its
+    counts, on an operator's newest version alone (onnx's tests run at the newest opset);
+    ``trains`` is ``gradient builder``, ``onnx-ad rule``, ``none`` or ``unknown``.
+    """
+
+    onnxruntime: KernelAnswer
+    trains: str
+    tests: dict[str, BackendTests] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RuntimeSources:
+    """The records the runtime support comes from: onnxruntime's kernel table (its release,
+    commit, release date and execution provider) and onnx's backend scoreboard (the commit
+    of its results branch and that commit's date)."""
+
+    onnxruntime: str
+    onnxruntime_commit: str
+    onnxruntime_released: str
+    provider: str
+    scoreboard_commit: str
+    scoreboard_date: str
+
+
+@dataclass(frozen=True)
 class SchemaEntry(Schema):
     """One version of one operator with everything gendoc shows about it.
 
     ``details`` is ``null`` when it was not collected (a snapshot made by Python code
     from a model without them); ``evidence`` lists only the parameters some evidence
     source could judge (the default domain's operators that PyTorch, onnxruntime's
-    registry or onnx-ad know).
+    registry or onnx-ad know); ``runtime_support`` is ``null`` in a snapshot made
+    without it (since format minor 1).
     """
 
     details: SchemaDetails | None = None
     evidence: tuple[ParameterVerdict, ...] = ()
+    runtime_support: RuntimeSupport | None = None
 
 
 @dataclass(frozen=True)
@@ -122,7 +178,8 @@ class Snapshot:
     and since_version; their attributes by name; inputs, outputs and type constraints
     keep the order of the schema. ``examples`` maps an operator name to onnx's snippets
     of its backend test cases, ``samples`` an operator name in lower case to its sample
-    implementation (both as onnx's ``gen_doc.py`` shows them).
+    implementation (both as onnx's ``gen_doc.py`` shows them). ``runtime_sources`` names
+    the records of the schemas' ``runtime_support`` (``null`` without it).
     """
 
     format: Literal[FORMAT]  # type: ignore[valid-type]
@@ -133,6 +190,11 @@ class Snapshot:
     schemas: tuple[SchemaEntry, ...]
     examples: dict[str, tuple[Example, ...]] = field(default_factory=dict)
     samples: dict[str, str] = field(default_factory=dict)
+    runtime_sources: RuntimeSources | None = None
+
+
+RuntimeData = tuple[RuntimeSources, Mapping[SchemaKey, RuntimeSupport]]
+"""What :func:`snapshot_of` adds as runtime support: its sources, the answers by schema key."""
 
 
 @dataclass(frozen=True)
@@ -157,19 +219,25 @@ def _canonical(schema: Schema) -> Schema:
 
 
 def _entry(
-    reference: Reference, schema: Schema, evidence: tuple[ParameterVerdict, ...]
+    reference: Reference,
+    schema: Schema,
+    evidence: tuple[ParameterVerdict, ...],
+    runtime: RuntimeSupport | None,
 ) -> SchemaEntry:
     details = reference.details.get(schema_sort_key(schema))
     values = {name: getattr(_canonical(schema), name) for name in _SCHEMA_FIELDS}
-    return SchemaEntry(**values, details=details, evidence=evidence)
+    return SchemaEntry(**values, details=details, evidence=evidence, runtime_support=runtime)
 
 
 def snapshot_of(
     reference: Reference,
     verdicts: Mapping[tuple[str, str, int], tuple[ParameterVerdict, ...]] | None = None,
+    runtime: RuntimeData | None = None,
 ) -> Snapshot:
-    """The snapshot of ``reference``, with the evidence ``verdicts`` by schema key."""
+    """The snapshot of ``reference``, with the evidence ``verdicts`` by schema key and the
+    ``runtime`` support (its sources, then the answers by schema key)."""
     found = verdicts or {}
+    sources, answers = runtime if runtime is not None else (None, {})
     return Snapshot(
         format=FORMAT,
         format_version=FORMAT_VERSION,
@@ -177,11 +245,12 @@ def snapshot_of(
         onnx_version=reference.onnx_version,
         gendoc_version=__version__,
         schemas=tuple(
-            _entry(reference, s, found.get(schema_sort_key(s), ()))
+            _entry(reference, s, found.get(schema_sort_key(s), ()), answers.get(schema_sort_key(s)))
             for s in sorted(reference.schemas, key=schema_sort_key)
         ),
         examples=dict(reference.examples),
         samples=dict(reference.samples),
+        runtime_sources=sources,
     )
 
 
@@ -207,9 +276,10 @@ def encode(snapshot: Snapshot) -> str:
 def dumps(
     reference: Reference,
     verdicts: Mapping[tuple[str, str, int], tuple[ParameterVerdict, ...]] | None = None,
+    runtime: RuntimeData | None = None,
 ) -> str:
     """The snapshot text of ``reference`` (see :func:`snapshot_of` and :func:`encode`)."""
-    return encode(snapshot_of(reference, verdicts))
+    return encode(snapshot_of(reference, verdicts, runtime))
 
 
 def json_schema_text() -> str:

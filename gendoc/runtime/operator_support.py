@@ -15,16 +15,22 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
-from typing import Any
 
 from gendoc.collect.schemas import onnx_release
-from gendoc.model.reference import Reference, Schema
+from gendoc.model.reference import Reference, Schema, schema_sort_key
+from gendoc.model.snapshot import (
+    BackendTests,
+    KernelAnswer,
+    RuntimeData,
+    RuntimeSources,
+    RuntimeSupport,
+)
 from gendoc.runtime.answers import Status
 from gendoc.runtime.ort_kernels import RESOLVED_AT_LOAD, KernelTable, kernel_table
 from gendoc.runtime.scoreboard import Score, Scoreboard, scoreboard
-from gendoc.runtime.training import gradients
+from gendoc.runtime.training import gradients, source_url
 
 # Names and sources of the scoreboard's backends, as the site shows them
 BACKENDS = {
@@ -37,7 +43,13 @@ BACKENDS = {
     "jaxonnxruntime": "jaxonnxruntime",
     "emx-onnx-cgen": "emx-onnx-cgen",
 }
-SCOREBOARD_URL = "https://github.com/onnx/backend-scoreboard/tree/{commit}/results/{backend}/stable"
+# Where each answer comes from: the file of a backend's counts at the scoreboard's commit; the
+# runtime's release and its kernel table (onnxruntime's OperatorKernels.md, generated from the
+# same registry the record is read from)
+SCOREBOARD_URL = (
+    "https://github.com/onnx/backend-scoreboard/blob/{commit}/results/{backend}/stable/ops.json"
+)
+RELEASE_URL = "https://github.com/microsoft/onnxruntime/releases/tag/v{version}"
 KERNELS_URL = "https://github.com/microsoft/onnxruntime/blob/v{version}/docs/OperatorKernels.md"
 _CALL = re.compile(r"=\s*([A-Za-z_][\w.]*)\s*[<(]")
 _OPSET = re.compile(r"opset_import: \[([^\]]*)\]")
@@ -53,8 +65,11 @@ class RunsOn:
     types: str
     tests: Score | None
     url: str
+    """The runtime's release, or the file of the backend's counts at the scoreboard's commit."""
     backend: str = ""
     """The scoreboard's name of the backend, on the rows of onnx's backend tests."""
+    source: str = ""
+    """The kernel table the status, versions and types come from."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +78,8 @@ class VersionSupport:
 
     rows: tuple[RunsOn, ...]
     trains: str
+    trains_url: str = ""
+    """The gradient source that answers ``trains`` (none for ``none`` or ``unknown``)."""
     tests_date: str = ""
     """The scoreboard's date, on a version with its backends' rows."""
     tests_onnx: str = ""
@@ -143,27 +160,33 @@ class SupportTable:
 
     def _onnxruntime(self, schema: Schema) -> RunsOn:
         table = self.table
-        name = f"onnxruntime {table.version} CPU"
-        url = KERNELS_URL.format(version=table.version)
+        row = RunsOn(
+            f"{table.runtime} {table.version} CPU",
+            Status.UNKNOWN,
+            "",
+            "",
+            None,
+            RELEASE_URL.format(version=table.version),
+            source=KERNELS_URL.format(version=table.version),
+        )
         key = (schema.domain, schema.name)
-        tests = None
         if schema.domain not in table.opsets:
-            return RunsOn(name, Status.UNKNOWN_DOMAIN, "", "", tests, url)
+            return replace(row, status=Status.UNKNOWN_DOMAIN)
         if schema.since_version > table.opsets[schema.domain]:
-            return RunsOn(name, Status.OPSET_TOO_NEW, "", "", tests, url)
+            return replace(row, status=Status.OPSET_TOO_NEW)
         if key in RESOLVED_AT_LOAD:
-            return RunsOn(name, Status.REGISTERED, "", "", tests, url)
+            return replace(row, status=Status.REGISTERED)
         if schema.since_version not in table.schema_versions.get(key, ()):
-            return RunsOn(name, Status.UNKNOWN, "", "", tests, url)
+            return row
         kernels = self._kernels(schema.domain, schema.name, schema.since_version)
         if kernels:
             spans = sorted({(k.start, k.end) for k in kernels}, key=lambda s: (s[0], s[1] or 0))
             kinds = sorted({_short(t) for k in kernels for _, types in k.types for t in types})
             versions = ", ".join(_span(*s) for s in spans)
-            return RunsOn(name, Status.REGISTERED, versions, ", ".join(kinds), tests, url)
+            return replace(row, status=Status.REGISTERED, versions=versions, types=", ".join(kinds))
         through = self._through_function(schema)
         status = {True: Status.FUNCTION, None: Status.UNKNOWN}.get(through, Status.NO_VERSION)
-        return RunsOn(name, status, "", "", tests, url)
+        return replace(row, status=status)
 
     def _score(self, backend: str, key: tuple[str, str]) -> Score | None:
         found = self.board.backends.get(backend)
@@ -174,18 +197,20 @@ class SupportTable:
         """The rows for ``schema``; the scoreboard's backends on its operator's newest version
         alone, since onnx's tests run at the newest opset."""
         rows = [self._onnxruntime(schema)]
+        trains = gradients(schema).trains
         if not newest:
-            return VersionSupport(tuple(rows), gradients(schema).trains)
+            return VersionSupport(tuple(rows), trains, source_url(trains))
+        commit = self.board.commit
         for backend, label in backend_labels(self.board):
             score = self._score(backend, (schema.domain, schema.name))
             if score is not None and score.total:
-                url = SCOREBOARD_URL.format(commit=self.board.commit, backend=backend)
+                url = SCOREBOARD_URL.format(commit=commit, backend=backend)
                 rows.append(RunsOn(label, Status.UNKNOWN, "", "", score, url, backend))
         onnx = sorted({b.onnx for b in self.board.backends.values()})
         documented = onnx_release(self.reference.onnx_version)
         older = any(onnx_release(v) < documented for v in onnx)
         date = self.board.date[:10]
-        return VersionSupport(tuple(rows), gradients(schema).trains, date, ", ".join(onnx), older)
+        return VersionSupport(tuple(rows), trains, source_url(trains), date, ", ".join(onnx), older)
 
 
 _TABLES: dict[int, SupportTable] = {}
@@ -220,37 +245,33 @@ def opset_coverage(reference: Reference, schemas: Sequence[Schema]) -> OpsetCove
     return OpsetCoverage(label, len(rows), counts[True], counts["f"], counts[False], counts[None])
 
 
-def runtime_support(reference: Reference) -> dict[str, Any]:
-    """Every operator version's rows as plain data, for ``gendoc export``'s snapshot: the
-    releases and commits the answers come from, then one entry per operator version."""
+def runtime_support(reference: Reference) -> RuntimeData:
+    """Every operator version's rows as :func:`gendoc.model.snapshot.snapshot_of` records
+    them for ``gendoc export`` and the site's published data: the records the answers come
+    from, then one entry per operator version, by schema key."""
     table = kernel_table(prefer_installed=False)
     board = scoreboard()
     newest = {(s.domain, s.name): s.since_version for s in reference.schemas}
-    versions = {}
+    answers = {}
     for schema in reference.schemas:
         key = (schema.domain, schema.name)
         found = support_of(reference, schema, newest[key] == schema.since_version)
         ort = found.onnxruntime
-        versions[f"{schema.domain}|{schema.name}|{schema.since_version}"] = {
-            "onnxruntime": {
-                "status": ort.status.value,
-                "versions": ort.versions,
-                "types": ort.types,
-            },
-            "tests": {
-                row.backend: [row.tests.passed, row.tests.failed, row.tests.skipped]
+        answers[schema_sort_key(schema)] = RuntimeSupport(
+            onnxruntime=KernelAnswer(ort.status.value, ort.versions, ort.types),
+            trains=found.trains,
+            tests={
+                row.backend: BackendTests(row.tests.passed, row.tests.failed, row.tests.skipped)
                 for row in found.rows
                 if row.tests is not None
             },
-            "trains": found.trains,
-        }
-    return {
-        "onnxruntime": {
-            "release": table.version,
-            "commit": table.commit,
-            "released": table.released,
-            "provider": table.provider,
-        },
-        "scoreboard": {"commit": board.commit, "date": board.date},
-        "versions": versions,
-    }
+        )
+    sources = RuntimeSources(
+        onnxruntime=table.version,
+        onnxruntime_commit=table.commit,
+        onnxruntime_released=table.released,
+        provider=table.provider,
+        scoreboard_commit=board.commit,
+        scoreboard_date=board.date,
+    )
+    return sources, answers

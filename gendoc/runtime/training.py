@@ -21,6 +21,13 @@ from gendoc.model.reference import ParameterRef, Part, Schema
 BUILDER = "gradient builder"
 ONNX_AD = "onnx-ad rule"
 NONE = "none"
+# The sources the records were read from: onnxruntime's gradient builders at the record's
+# commit, and the onnx-ad release the verdicts were recorded with
+BUILDERS_URL = (
+    "https://github.com/microsoft/onnxruntime/blob/{commit}"
+    "/orttraining/orttraining/core/graph/gradient_builder.cc"
+)
+ONNX_AD_URL = "https://pypi.org/project/onnx-ad/{version}/"
 
 
 @dataclass(frozen=True)
@@ -49,6 +56,15 @@ def _builder_source() -> OrtRegistrySource:
 def _onnx_ad(schema: Schema) -> SourceEvidence | None:
     found = load_onnx_ad()["verdicts"].get(interface_key(schema))
     return from_record(ONNX_AD_SOURCE, schema, found) if found is not None else None
+
+
+def source_url(trains: str) -> str:
+    """Where the source that answers ``trains`` can be read (empty for none or unknown)."""
+    if trains == BUILDER:
+        return BUILDERS_URL.format(commit=_builder_source().data["onnxruntime"]["commit"])
+    if trains == ONNX_AD:
+        return ONNX_AD_URL.format(version=load_onnx_ad()["onnx-ad"])
+    return ""
 
 
 @cache

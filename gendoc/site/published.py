@@ -37,6 +37,7 @@ from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode
 from gendoc.present import render
 from gendoc.present.display import fenced
 from gendoc.present.render import template_errors
+from gendoc.runtime.operator_support import runtime_support
 from gendoc.site.onnx_links import source_url
 from gendoc.site.pages import SiteContent, url_of
 from gendoc.site.paths import markdown_url
@@ -91,7 +92,9 @@ class Published:
         return self._kept("data", {WHOLE, SCHEMA, *domains}, self._data)
 
     def _data(self) -> dict[str, str]:
-        snapshot = export_snapshot(self.content.reference, self.content.verdicts)
+        reference = self.content.reference
+        runtime = runtime_support(reference)
+        snapshot = export_snapshot(reference, self.content.verdicts, runtime)
         files = {WHOLE: encode(snapshot), SCHEMA: SCHEMA_FILE.read_text(encoding="utf-8")}
         for domain in self.content.reference.domains:
             files[self.domain_file(domain)] = encode(domain_part(snapshot, domain))

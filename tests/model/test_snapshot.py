@@ -206,7 +206,7 @@ def test_a_newer_minor_version_is_read_and_what_it_adds_is_ignored() -> None:
     major read it, and the published schema accepts it."""
     data = _data_with_verdicts()
     data["format_minor"] = FORMAT_MINOR + 1
-    data["schemas"][0]["runtime_support"] = [{"runtime": "onnxruntime", "supported": True}]
+    data["schemas"][0]["added_later"] = [{"runtime": "onnxruntime", "supported": True}]
     data["added_later"] = {"anything": 1}
     assert _validator().is_valid(data)
     assert from_data(data) == _sample_reference()

@@ -1,5 +1,6 @@
-"""The site's "Runs on" data per operator version: the same answer as ``gendoc support`` for
-the same onnxruntime release (the pages that show it: tests/site/test_site_runs_on.py)."""
+"""The site's "Runs on" data per operator version and ``gendoc export``'s ``runtime_support``:
+the same answer as ``gendoc support`` for the same onnxruntime release (the pages that show
+it: tests/site/test_site_runs_on.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from gendoc.collect.installed import reference as installed_reference
 from gendoc.collect.model_file import read_model
 from gendoc.model.reference import Reference
 from gendoc.runtime.answers import Status, check_node
-from gendoc.runtime.operator_support import support_of
+from gendoc.runtime.operator_support import runtime_support, support_of
 from gendoc.runtime.ort_kernels import from_record, load_record
 
 # Operators of one float input: a one-node model is enough to ask the command about each version
@@ -28,6 +29,8 @@ def detailed() -> Reference:
 
 def test_each_version_gets_the_commands_answer(tmp_path: Path, detailed: Reference) -> None:
     table = from_record(load_record())
+    sources, exported = runtime_support(detailed)
+    assert sources.onnxruntime == table.version and sources.onnxruntime_commit == table.commit
     seen = set()
     for name in UNARY:
         for schema in detailed.operator("", name).versions:
@@ -42,6 +45,8 @@ def test_each_version_gets_the_commands_answer(tmp_path: Path, detailed: Referen
             (used,) = read_model(path).nodes
             command = check_node(table, used).status
             site = support_of(detailed, schema, False).onnxruntime.status
+            export = exported["", name, schema.since_version].onnxruntime.status
+            assert export == site.value
             assert (command.runs, command is Status.FUNCTION) == (
                 site.runs,
                 site is Status.FUNCTION,

@@ -690,6 +690,53 @@ def test_the_tag_filter_keeps_the_operators_with_the_chosen_tag(page, site_url: 
     assert page.locator("article table tbody tr:visible").count() == total
 
 
+def operator_versions_in(version: int) -> set[str]:
+    """``Name-N`` of every operator version in effect in ai.onnx's opset ``version``, read
+    from onnx's schemas (a version onnx deprecated is in no opset)."""
+    found = set()
+    for schema in defs.get_all_schemas_with_history():
+        if schema.domain not in ("", "ai.onnx"):
+            continue
+        current = (
+            defs.get_schema(schema.name, version, schema.domain)
+            if (schema.since_version <= version)
+            else None
+        )
+        if current is not None and not current.deprecated:
+            found.add(f"{current.name}-{current.since_version}")
+    return found
+
+
+def matrix_rows(page) -> set[str]:
+    return set(page.locator("article table tbody tr:visible td:first-child a").all_inner_texts())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_matrix_shows_the_operator_set_chosen(browser, page, site_url: str, lang) -> None:
+    """The matrix page shows the newest set's operator versions (without the script too), the
+    versions of the set its select picks, and the set an opset page's link names."""
+    matrix = url_of(site_url, lang, "opsets/ai.onnx/runtimes.html")
+    newest = defs.onnx_opset_version()
+    plain = browser.new_context(java_script_enabled=False)
+    static = plain.new_page()
+    static.goto(matrix)
+    assert static.locator("select.gd-opset-filter").is_hidden()
+    assert matrix_rows(static) == operator_versions_in(newest)
+    plain.close()
+    page.goto(matrix)
+    assert matrix_rows(page) == operator_versions_in(newest)
+    page.locator("select.gd-opset-filter").select_option("13")
+    assert matrix_rows(page) == operator_versions_in(13)
+    assert page.locator(".gd-opset-shown").inner_text() == "13"
+    assert page.url.endswith("#opset-13")
+    shoot(page, f"matrix-{lang}-13")
+    page.goto(url_of(site_url, lang, "opsets/ai.onnx/9.html"))
+    page.locator("p.gd-opset-runs a").click()
+    page.wait_for_url("**/runtimes.html#opset-9")
+    assert page.locator("select.gd-opset-filter").input_value() == "9"
+    assert matrix_rows(page) == operator_versions_in(9)
+
+
 # Search in both languages, and light operator pages with their diffs fetched when chosen.
 
 CONV_TRANSPOSE = "operators/ai.onnx/ConvTranspose.html"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gendoc.runtime.operator_support import runtime_support
 from gendoc.site.content import site_content
 from gendoc.site.paths import markdown_url
 from gendoc.site.published import LLMS, LLMS_FULL, Published
@@ -53,3 +54,22 @@ def test_llms_links_are_relative_without_a_site_url(cache: Path) -> None:
     absolute = _published("https://example.org/docs/").language_files("zh", "zh/")[LLMS]
     assert "](https://example.org/docs/zh/operators/" in absolute
     assert "](https://example.org/docs/reference/reference.json)" in absolute
+
+
+def test_the_published_data_holds_the_runtime_support(cache: Path) -> None:
+    """The site publishes what ``gendoc export`` writes: with where each version runs."""
+    published = _published()
+    data = json.loads(published.data()["reference.json"])
+    sources, answers = runtime_support(published.content.reference)
+    assert data["runtime_sources"]["onnxruntime"] == sources.onnxruntime
+    assert data["runtime_sources"]["scoreboard_commit"] == sources.scoreboard_commit
+    assert data["schemas"]
+    for entry in data["schemas"]:
+        found = answers[entry["domain"], entry["name"], entry["since_version"]]
+        assert entry["runtime_support"]["onnxruntime"]["status"] == found.onnxruntime.status
+        assert entry["runtime_support"]["trains"] == found.trains
+        counts = {
+            k: [v["passed"], v["failed"], v["skipped"]]
+            for k, v in entry["runtime_support"]["tests"].items()
+        }
+        assert counts == {k: [t.passed, t.failed, t.skipped] for k, t in found.tests.items()}

@@ -1,5 +1,6 @@
-/* The page's small behaviours: a filter on a domain's table, a language switch that keeps
- * the anchor, an operator page's "copy as Markdown", and the 404 page's help. (The header's
+/* The page's small behaviours: a filter on a domain's table, the operator set of a matrix
+ * page, a language switch that keeps the anchor, an operator page's "copy as Markdown", and
+ * the 404 page's help. (The header's
  * search is search.js.)
  *
  * Filter: a domain's index has a box (hidden until this script shows it) that hides the
@@ -34,6 +35,39 @@
         row.classList.toggle("gd-tag-off", tag !== "" && !row.querySelector(".gd-n-" + tag));
       });
     });
+  }
+
+  // The operator set of a domain's matrix page (hidden without this script, which leaves the
+  // newest set's rows): a row stays when the operator version it names is in effect in the
+  // chosen set (its data-gd-opsets, first and last). The set is kept in the address
+  // (#opset-13), so that a link can choose it and the back button returns to it.
+  var opsetFilter = document.querySelector("select.gd-opset-filter");
+  if (opsetFilter) {
+    var opsetRows = Array.from(document.querySelectorAll("tr[data-gd-opsets]"));
+    var opsetShown = document.querySelector(".gd-opset-shown");
+    var showOpset = function () {
+      var version = Number(opsetFilter.value);
+      opsetRows.forEach(function (row) {
+        var span = row.getAttribute("data-gd-opsets").split(" ").map(Number);
+        row.hidden = version < span[0] || version > span[1];
+      });
+      if (opsetShown) {
+        opsetShown.textContent = opsetFilter.value;
+      }
+    };
+    var fromAddress = function () {
+      var found = /^#opset-(\d+)$/.exec(location.hash);
+      var option = found && opsetFilter.querySelector('option[value="' + found[1] + '"]');
+      opsetFilter.value = option ? found[1] : opsetFilter.options[0].value;
+      showOpset();
+    };
+    opsetFilter.closest(".gd-opset-pick").hidden = false;
+    opsetFilter.addEventListener("change", function () {
+      history.replaceState(null, "", "#opset-" + opsetFilter.value);
+      showOpset();
+    });
+    window.addEventListener("hashchange", fromAddress);
+    fromAddress();
   }
 
   // "Copy as Markdown" on an operator page (hidden without this script): fetches the page's
