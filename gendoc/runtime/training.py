@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 
 from gendoc.evidence.interface import SourceEvidence, Verdict
+from gendoc.evidence.onnx_ad_record import NAME as ONNX_AD_SOURCE
 from gendoc.evidence.onnx_ad_record import load_record as load_onnx_ad
-from gendoc.evidence.onnx_ad_source import NAME as ONNX_AD_SOURCE
 from gendoc.evidence.ort_registry import OrtRegistrySource
 from gendoc.evidence.record import from_record, interface_key
 from gendoc.model.reference import ParameterRef, Part, Schema
