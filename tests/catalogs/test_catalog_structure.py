@@ -123,14 +123,18 @@ def _shown(lang: str):
 
 
 def test_every_text_of_onnx_shows_the_same_blocks_in_chinese(reference: Reference) -> None:
+    """Every text the catalogs translate whole (another onnx than the catalogs' may have
+    paragraphs with no translation yet: shown in English, a text's runs are cut apart)."""
     english, chinese = _shown("en"), _shown("zh")
+    schema = display(RenderOptions(lang="zh")).schema
+    assert schema is not None
     texts = {
         text
         for domain in reference.domains
         for op in reference.operators(domain)
-        for schema in op.versions
-        for _, text in schema_texts(schema)
-        if text
+        for version in op.versions
+        for _, text in schema_texts(version)
+        if text and all(translated for _, translated in schema.paragraphs(text))
     }
     found = [
         text[:60]

@@ -149,8 +149,8 @@ def _sentences(schema: Schema, translated: dict[str, str]) -> tuple[set, set, li
     english, chinese, pairs = set(), set(), []
     for _, text in schema_texts(schema):
         for paragraph in paragraphs(text):
-            english.update(english_sentences(paragraph))
-            if paragraph in translated:
+            if paragraph in translated:  # (another onnx may have paragraphs with none yet)
+                english.update(english_sentences(paragraph))
                 chinese.update(s.rstrip(MARKS) for s in chinese_sentences(translated[paragraph]))
                 pairs += [
                     (e, c.rstrip(MARKS)) for e, c in aligned(paragraph, translated[paragraph])
