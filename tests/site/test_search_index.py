@@ -353,3 +353,31 @@ def test_the_site_folder_is_never_written_through_a_link(tmp_path: Path) -> None
     linked.symlink_to(site, target_is_directory=True)
     with pytest.raises(PluginError, match=r"^gendoc: output folder .*linked-site is a symbolic"):
         _unlinked_site(linked)
+
+
+def test_the_index_lists_its_pages_by_kind_for_the_ranking(tmp_path: Path) -> None:
+    """Each index language's ``kinds-<code>.json`` names the operator pages by their Pagefind
+    ids (their fragments' names) and no other page; the home pages are of no listed kind."""
+    site = make_site(tmp_path / "site")
+    (site / "opsets").mkdir()
+    (site / "opsets" / "18.html").write_text(html("en", "Opset 18", "Opset text.", True), "utf-8")
+    index_site(site, None)
+    ids = {}
+    for path in (site / BUNDLE / "fragment").iterdir():
+        data = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
+        ids[data["url"]] = path.name.removesuffix(".pf_fragment")
+    kinds = {
+        path.name: json.loads(path.read_text(encoding="utf-8"))
+        for path in (site / BUNDLE).glob("kinds-*.json")
+    }
+    assert sorted(kinds) == ["kinds-en.json", "kinds-qzh.json"]
+    assert kinds["kinds-en.json"] == {
+        "operator": [ids["/operators/Add.html"]],
+        "opset": [ids["/opsets/18.html"]],
+        "evidence": [],
+    }
+    assert kinds["kinds-qzh.json"] == {
+        "operator": [ids["/zh/operators/Add.html"]],
+        "opset": [],
+        "evidence": [],
+    }
