@@ -782,17 +782,18 @@ def test_more_than_ten_results_are_reachable(page, site_url: str) -> None:
 
 
 def test_nothing_found_offers_the_other_language(page, site_url: str) -> None:
-    """滤波器 (filter) is on no English page: the search offers the Chinese pages, whose
-    search opens with the same query and finds ConvTranspose (its text says 滤波器)."""
+    """一侧 (one side) is on no English page, and no glossary term (滤波器 is: it finds the
+    English pages that say "filter"): the search offers the Chinese pages, whose search
+    opens with the same query and finds ConvTranspose (its text says 一侧)."""
     page.goto(url_of(site_url, "en", "index.html"))
     page.locator(".gd-search__toggle").click()
-    page.locator(".gd-search__input").fill("滤波器")
+    page.locator(".gd-search__input").fill("一侧")
     other = page.locator(".gd-search__none a.gd-search__other")
     other.wait_for()
     assert "中文" in other.inner_text()
     other.click()
     page.wait_for_url("**/zh/index.html?q=*")
-    assert page.locator(".gd-search__input").input_value() == "滤波器"
+    assert page.locator(".gd-search__input").input_value() == "一侧"
     links = page.locator(".gd-search__result > a")
     links.first.wait_for()
     hrefs = pages_of([a.get_attribute("href") or "" for a in links.all()])
