@@ -757,7 +757,6 @@ def test_hostile_text_is_shown_as_text(hostile_site: Path, lang: str) -> None:
 
 
 VERSION_HEADING = {"en": "## Version {}", "zh": "## 第 {} 版"}
-SITE_URL = os.environ.get("SITE_URL", "https://gendoc.example.org/")  # as mkdocs.yml
 
 
 def _json(path: Path) -> dict:
