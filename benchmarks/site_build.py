@@ -19,8 +19,8 @@ user and system time of mkdocs and every process it starts; rebuild / full build
 site's size and the search payload: the bytes a reader's browser downloads
 from opening a page to the first results of a query (Pagefind's script,
 entry, language metadata, wasm, the index chunks the query needs, the
-excerpts of the first results, and the site's lists of operator names, glossary terms and
-Chinese words), measured in Chromium with Playwright when
+excerpts of the first results, and the site's lists of operator names, glossary terms,
+Chinese words and page kinds), measured in Chromium with Playwright when
 /usr/bin/chromium is there.
 
     python benchmarks/site_build.py [--runs 5]
@@ -53,7 +53,7 @@ SEARCH_ASSETS = ("operator-names.json", "search-terms.json")
 # What Pagefind's files hold, by their extension.
 KINDS = {
     "js": "scripts",
-    "json": "entry, names, terms and words",
+    "json": "entry, names, terms, words and kinds",
     "pagefind": "wasm",
     "pf_meta": "metadata",
     "pf_index": "index chunks",

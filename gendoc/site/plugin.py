@@ -81,7 +81,7 @@ from gendoc.site.pages import (
 )
 from gendoc.site.parts import write_parts
 from gendoc.site.published import Published
-from gendoc.site.rendered import PERMALINK_TITLE, Rendered, serve_html
+from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles, parts_folder
 from gendoc.site.search_ui import panel_attributes, write_terms
 from gendoc.site.theme import THEME_BYTECODE
@@ -408,6 +408,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        output = compact_frame(output)
         parts = self.parts.pop(page.file.src_uri, None)
         if parts:
             write_parts(Path(page.file.abs_dest_path), parts, output)

@@ -6,10 +6,12 @@ and its arguments, so the bundle it writes is kept in the cache folder under
 a hash of those, and a build whose HTML is byte for byte the last indexed set
 restores the bundle instead of running Pagefind. Only the newest bundle of
 each part (below) is kept: an old one is never asked for again once its
-pages changed. A kept bundle carries the SHA-256 of
-each of its files; one with a file missing, added or changed (a damaged
-cache, or a page's script rewritten in place) is not restored: Pagefind
-runs again and its bundle replaces the kept one.
+pages changed. A kept bundle is one file, an uncompressed zip archive of the bundle's files
+and their SHA-256 (creating the 450 files of a language's bundle a second time, in the
+cache, cost a full build half a second of processor time on a busy machine); one with a
+file missing, added or changed (a damaged cache, or a page's script rewritten in place),
+or a name that is not a plain path inside the bundle, is not restored: Pagefind runs
+again and its bundle replaces the kept one.
 
 A site's search files are its own, never linked to the kept ones: whoever can write the
 site (a server's upload folder) would write the cache through a link, and a kept file
@@ -18,9 +20,9 @@ process that made it, while the other process may still be building its language
 restored from the cache into the folder where the parts wait, or, when Pagefind ran, from
 there into the cache; joining the parts then moves their files into the site. (Linking
 was cheaper: creating the 900 files of a bundle costs a millisecond or two each on a busy
-machine, linking them 30 microseconds.) A kept bundle is restored only when every file
-and folder in it is the user's and nobody else can write to it (see
-:func:`gendoc.storage.cache.read_entry`); its files are made writable by the user alone.
+machine, linking them 30 microseconds.) A kept bundle is restored only when its file and
+every folder above it in the cache are the user's and nobody else can write to them (see
+:func:`gendoc.storage.cache.read_entry`); it is written writable by the user alone.
 
 Pagefind lists the languages of ``pagefind-entry.json`` in the order of a
 hash map, which changes from run to run; they are sorted here, so that the
@@ -36,10 +38,16 @@ the same index (the same bytes for this repository's site) with 15% less
 processor time, the language still read from ``<html lang>``. What it would
 take from outside the marked element is lost: ``<title>``, its title for a
 page with no ``<h1>`` (every page here has one), and ``data-pagefind-meta``,
-``-filter`` or ``-sort`` attributes outside it (the theme's filter and sort key, by which
-the search ranks operator pages first and evidence pages last, are on the marked element
-itself). A site with no
+``-filter`` or ``-sort`` attributes outside it (the theme writes none). A site with no
 marked page is indexed as Pagefind does by default, every page's ``<body>``.
+
+The search panel ranks results by the kind of page (operator pages, then operator-set
+pages, then the others, the evidence pages last). Pagefind's own marks cannot say that
+deterministically: it writes several filter values or sort keys in the order of a hash
+map, which changes from run to run. So each run's bundle carries, per index language,
+``kinds-<code>.json``: the Pagefind id of each page of a ranked kind (its fragment's name),
+read back from the fragments Pagefind wrote, by the folder the page's URL starts with
+(:data:`KIND_FOLDERS`); a page of no listed kind is "other".
 
 Pagefind reads a copy of the site's pages, not the pages themselves: a
 Chinese page's copy has its words spaced apart and its language renamed (see
@@ -59,15 +67,17 @@ after both languages were written; each part is kept and restored on its own.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import hashlib
+import io
 import json
 import os
 import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
+import zipfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -75,13 +85,19 @@ from pathlib import Path
 
 from gendoc.errors import GendocError
 from gendoc.site.search_words import INDEX_LANGUAGES, VOCABULARY, Segmenter
-from gendoc.storage.cache import private_folder, read_entry
+from gendoc.storage.cache import read_entry, write_entry
 from gendoc.storage.write import remove_entry
 
 BUNDLE = "pagefind"
 ENTRY = "pagefind-entry.json"
 MANIFEST = ".gendoc-manifest.json"
-"""Beside a kept bundle's files: their SHA-256, checked before the bundle is restored."""
+"""In a kept bundle's archive: the SHA-256 of its other files, checked before it is restored."""
+KINDS = "kinds-{code}.json"
+"""In a bundle: the Pagefind ids of the pages of each kind the search ranks, per index language."""
+KIND_FOLDERS = {"operators": "operator", "opsets": "opset", "evidence": "evidence"}
+"""The kind of a page by the first folder of its path under its language's root."""
+FRAGMENT = "pagefind_dcd"
+"""What a fragment of Pagefind's bundle starts with, once unzipped, before its JSON."""
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
 # without permalink signs, without the older versions (marked gd-older by the operator page's
@@ -148,7 +164,8 @@ def scan_site(site: Path, pages: Pages) -> tuple[str, bool]:
     """:func:`html_key` of ``pages``, and whether any of them marks its text for Pagefind."""
     args = (*ROOT_ARGS, *PAGEFIND_ARGS)
     words = Segmenter.key()
-    digest = hashlib.sha256(f"pagefind {version('pagefind')} {args} {words}\n".encode())
+    made = f"pagefind {version('pagefind')} {args} {words} {KINDS}"
+    digest = hashlib.sha256(f"{made}\n".encode())
     marked = False
     mark = BODY_MARK.encode()
     for path in pages.paths(site):
@@ -171,17 +188,11 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
     kept = cache / "search-index" / pages.name if cache else None
     key, marked = scan_site(site, pages)
     target = parts / pages.name
-    if kept is not None and (kept / key).is_dir():
+    if kept is not None:
         try:
-            if _is_whole(kept / key):
-                shutil.copytree(
-                    kept / key,
-                    target,
-                    copy_function=shutil.copyfile,
-                    ignore=shutil.ignore_patterns(MANIFEST),
-                )
+            if _restore(kept / key, target):
                 return target
-        except (OSError, ValueError):  # removed meanwhile, or a damaged manifest
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):  # missing, or damaged
             pass
         shutil.rmtree(target, ignore_errors=True)  # a damaged bundle is indexed again
     run_pagefind(site, pages, marked, target)
@@ -271,10 +282,41 @@ def run_pagefind(site: Path, pages: Pages, marked: bool, bundle: Path) -> None:
     sorted_entry = entry.with_name(f".{ENTRY}")
     sorted_entry.write_text(_entry_text(data, data["languages"]), "utf-8")
     sorted_entry.replace(entry)
+    write_kinds(bundle)
     vocabulary = sorted(word for word in segmenter.words if len(word) > 1)
     for code in segmented:
         text = json.dumps(vocabulary, ensure_ascii=False, separators=(",", ":"))
         (bundle / VOCABULARY.format(code=code)).write_text(text, encoding="utf-8")
+
+
+def page_kind(url: str) -> str | None:
+    """The kind of the page at ``url`` (from the site's root, as Pagefind gives it), or
+    ``None`` for any other page: by its first folder, after a language's folder if any. The
+    indexes of operators and operator sets are not of their kind; that of the evidence is."""
+    parts = url.strip("/").split("/")
+    if parts[0] not in KIND_FOLDERS:
+        parts = parts[1:]  # a language's folder (zh/), or a page at the root
+    kind = KIND_FOLDERS.get(parts[0]) if parts else None
+    if kind != "evidence" and url.endswith(("/", "/index.html")):
+        return None
+    return kind
+
+
+def write_kinds(bundle: Path) -> None:
+    """``kinds-<code>.json`` of each index language of ``bundle``: the ids of its pages by
+    kind, each list sorted."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for path in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        code = path.stem.rpartition("_")[0]
+        data = gzip.decompress(path.read_bytes())
+        fragment = json.loads(data.removeprefix(FRAGMENT.encode()))
+        kinds = found.setdefault(code, {kind: [] for kind in KIND_FOLDERS.values()})
+        kind = page_kind(fragment.get("url", ""))
+        if kind is not None:
+            kinds[kind].append(path.stem)
+    for code, kinds in found.items():
+        text = json.dumps(kinds, separators=(",", ":"))
+        (bundle / KINDS.format(code=code)).write_text(text, encoding="utf-8")
 
 
 def _search_copy(site: Path, pages: Pages, source: Path, segmenter: Segmenter) -> set[str]:
@@ -320,37 +362,52 @@ def _share(source: str, target: str) -> None:
 
 
 def _keep(bundle: Path, kept: Path, key: str) -> None:
-    """Store ``bundle`` as the only kept index, writable by the user alone (whatever the
-    umask gave Pagefind's files); a failure leaves the cache without one."""
+    """Store ``bundle`` as the only kept index, one archive writable by the user alone; a
+    failure leaves the cache without one."""
+    files = {
+        path.relative_to(bundle).as_posix(): path.read_bytes()
+        for path in sorted(bundle.rglob("*"))
+        if path.is_file()
+    }
+    digests = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
+    files[MANIFEST] = json.dumps(digests, sort_keys=True).encode()
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as written:
+        for name, data in files.items():
+            written.writestr(zipfile.ZipInfo(name, _ZIP_TIME), data)
     with contextlib.suppress(OSError):
-        private_folder(kept)
-        staging = Path(tempfile.mkdtemp(dir=kept, prefix=".tmp-"))
-        shutil.copytree(bundle, staging / BUNDLE, copy_function=shutil.copyfile)
-        for path in (staging / BUNDLE, *(staging / BUNDLE).rglob("*")):
-            path.chmod(0o700 if path.is_dir() else 0o600)
-        manifest = json.dumps(_digests(staging / BUNDLE), sort_keys=True)
-        (staging / BUNDLE / MANIFEST).write_text(manifest, encoding="utf-8")
+        write_entry(kept / key, archive.getvalue())
         for old in kept.iterdir():
-            if old != staging:
-                shutil.rmtree(old, ignore_errors=True)
-        (staging / BUNDLE).rename(kept / key)
-        staging.rmdir()
+            if old.name != key:
+                remove_entry(old)
 
 
-def _digests(bundle: Path) -> dict[str, str]:
-    """The SHA-256 of every file of a bundle, by path inside it (the manifest left out);
-    anything but a folder or a regular file (a link, a pipe) is listed as not one."""
-    found = {}
-    for path in sorted(bundle.rglob("*")):
-        mode = path.lstat().st_mode
-        if path.name == MANIFEST or stat.S_ISDIR(mode):
-            continue
-        name = path.relative_to(bundle).as_posix()
-        found[name] = hashlib.sha256(read_entry(path)).hexdigest() if stat.S_ISREG(mode) else "-"
-    return found
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+"""The time of every file in a kept archive: the earliest a zip file can say."""
 
 
-def _is_whole(bundle: Path) -> bool:
-    """Whether a kept bundle holds exactly the files its manifest lists, byte for byte."""
-    listed = json.loads(read_entry(bundle / MANIFEST))
-    return isinstance(listed, dict) and listed == _digests(bundle)
+def _restore(entry: Path, target: Path) -> bool:
+    """Write the kept bundle ``entry`` into ``target``, if it holds exactly the files its
+    manifest lists, byte for byte, each named by a plain path; ``OSError`` when it is
+    missing or another user could have written it (see :func:`read_entry`)."""
+    with zipfile.ZipFile(io.BytesIO(read_entry(entry))) as archive:
+        listed = json.loads(archive.read(MANIFEST))
+        names = [name for name in archive.namelist() if name != MANIFEST]
+        if not isinstance(listed, dict) or sorted(listed) != sorted(set(names)):
+            return False
+        if len(names) != len(listed) or not all(_plain(name) for name in names):
+            return False
+        files = {name: archive.read(name) for name in names}
+    if any(hashlib.sha256(data).hexdigest() != listed[n] for n, data in files.items()):
+        return False
+    for name, data in files.items():
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    return True
+
+
+def _plain(name: str) -> bool:
+    """Whether an archive's file name is a relative path inside its folder."""
+    parts = name.split("/")
+    return "\\" not in name and all(part not in ("", ".", "..") for part in parts)

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,19 @@ def every_file(folder: Path) -> dict[str, bytes]:
     }
 
 
+def archived(kept: Path) -> dict[str, bytes]:
+    """The files of a kept bundle (one zip archive), its manifest among them."""
+    with zipfile.ZipFile(kept) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def rearchive(kept: Path, files: dict[str, bytes]) -> None:
+    """Replace the kept bundle with an archive of ``files``, as another program would."""
+    with zipfile.ZipFile(kept, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+
+
 def test_only_the_marked_text_of_each_page_is_indexed_under_the_page_url(tmp_path: Path) -> None:
     site = make_site(tmp_path / "site")
     index_site(site, None)
@@ -162,7 +176,10 @@ def test_a_restored_index_is_the_bundle_a_run_writes_copied_into_the_site(
     index_site(first, cache)
     written = every_file(first / BUNDLE)
     (kept,) = (cache / "search-index" / "site").iterdir()
-    assert every_file(kept) == {**written, MANIFEST: (kept / MANIFEST).read_bytes()}
+    manifest = json.loads(archived(kept)[MANIFEST])
+    assert archived(kept) == {**written, MANIFEST: archived(kept)[MANIFEST]}
+    assert manifest == {name: hashlib.sha256(data).hexdigest() for name, data in written.items()}
+    assert kept.stat().st_mode & 0o777 == 0o600
 
     again = make_site(tmp_path / "again")
     index_site(again, None)  # Pagefind once more, without the cache: the same bytes
@@ -193,9 +210,8 @@ def test_a_site_where_links_cannot_be_made_is_indexed_from_copies(
     index_site(first, cache)
     index_site(restored, cache)
     (kept,) = (cache / "search-index" / "site").iterdir()
-    kept_files = {k: v for k, v in every_file(kept).items() if k != MANIFEST}
+    kept_files = {k: v for k, v in archived(kept).items() if k != MANIFEST}
     assert every_file(restored / BUNDLE) == kept_files == every_file(first / BUNDLE)
-    assert not (restored / BUNDLE / "pagefind.js").samefile(kept / "pagefind.js")
 
 
 def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
@@ -206,7 +222,7 @@ def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
     index_site(first, cache)
     index_site(restored, cache)
     (kept,) = (cache / "search-index" / "site").iterdir()
-    before = every_file(kept)
+    before = kept.read_bytes()
 
     shutil.rmtree(first / BUNDLE)
     for site in (first, restored):
@@ -214,35 +230,48 @@ def test_the_kept_index_is_never_written_through_a_site(tmp_path: Path) -> None:
         page.write_text(page.read_text(encoding="utf-8").replace("sum", "total"), "utf-8")
         index_site(site, None)
         assert "total" in fragments(site)["/operators/Add.html"]["content"]
-        assert every_file(kept) == before
+        assert kept.read_bytes() == before
     assert os.listdir(cache / "search-index" / "site") == [kept.name]
 
 
-@pytest.mark.parametrize("damage", ["changed", "cut short", "removed", "added", "no manifest"])
+@pytest.mark.parametrize(
+    "damage", ["changed", "cut short", "removed", "added", "no manifest", "outside", "not zip"]
+)
 def test_a_damaged_kept_index_is_indexed_again_and_replaced(tmp_path: Path, damage: str) -> None:
     """A kept bundle is restored only as it was kept: a damaged one, or one whose script was
-    rewritten, would otherwise be served with every later build."""
+    rewritten, would otherwise be served with every later build; a file named outside the
+    bundle is never written, even with its manifest entry."""
     cache = tmp_path / "cache"
     first = make_site(tmp_path / "first")
     index_site(first, cache)
     written = every_file(first / BUNDLE)
     (kept,) = (cache / "search-index" / "site").iterdir()
-    script = kept / "pagefind.js"
+    files = archived(kept)
+    manifest = json.loads(files[MANIFEST])
     if damage == "changed":
-        script.write_text("alert('planted')")
+        files["pagefind.js"] = b"alert('planted')"
     elif damage == "cut short":
-        script.write_bytes(written["pagefind.js"][:10])
+        files["pagefind.js"] = written["pagefind.js"][:10]
     elif damage == "removed":
-        script.unlink()
+        del files["pagefind.js"]
     elif damage == "added":
-        (kept / "extra.js").write_text("alert('planted')")
-    else:
-        (kept / MANIFEST).unlink()
+        files["extra.js"] = b"alert('planted')"
+    elif damage == "no manifest":
+        del files[MANIFEST]
+    elif damage == "outside":
+        files["../outside.js"] = b"alert('planted')"
+        manifest["../outside.js"] = hashlib.sha256(b"alert('planted')").hexdigest()
+        files[MANIFEST] = json.dumps(manifest).encode()
+    rearchive(kept, files)
+    if damage == "not zip":
+        kept.write_bytes(written["pagefind.js"])
+    kept.chmod(0o600)
     restored = make_site(tmp_path / "restored")
     index_site(restored, cache)
     assert every_file(restored / BUNDLE) == written
+    assert not list(tmp_path.rglob("outside.js"))
     (healed,) = (cache / "search-index" / "site").iterdir()
-    assert every_file(healed) == {**written, MANIFEST: (healed / MANIFEST).read_bytes()}
+    assert archived(healed) == {**written, MANIFEST: archived(healed)[MANIFEST]}
 
 
 @pytest.mark.parametrize("how", ["file", "folder", "owner"])
@@ -257,12 +286,12 @@ def test_a_kept_index_another_could_have_written_is_not_restored(
     index_site(first, cache)
     written = every_file(first / BUNDLE)
     (kept,) = (cache / "search-index" / "site").iterdir()
-    (kept / "pagefind.js").write_text("alert('planted')")
-    manifest = json.loads((kept / MANIFEST).read_text())
+    files = archived(kept)
+    manifest = json.loads(files[MANIFEST])
     manifest["pagefind.js"] = hashlib.sha256(b"alert('planted')").hexdigest()
-    (kept / MANIFEST).write_text(json.dumps(manifest))
+    rearchive(kept, {**files, "pagefind.js": b"alert('planted')", MANIFEST: json.dumps(manifest)})
     if how == "file":
-        (kept / "pagefind.js").chmod(0o666)
+        kept.chmod(0o666)
     elif how == "folder":
         (cache / "search-index").chmod(0o777)
     else:
@@ -272,7 +301,7 @@ def test_a_kept_index_another_could_have_written_is_not_restored(
     index_site(restored, cache)
     assert every_file(restored / BUNDLE) == written
     if how != "file":  # a private folder is healed; another's is left as it was
-        assert (kept / "pagefind.js").read_text() == "alert('planted')"
+        assert archived(kept)["pagefind.js"] == b"alert('planted')"
 
 
 def test_a_missing_part_is_one_error_and_the_index_is_kept(tmp_path: Path) -> None:
@@ -324,3 +353,31 @@ def test_the_site_folder_is_never_written_through_a_link(tmp_path: Path) -> None
     linked.symlink_to(site, target_is_directory=True)
     with pytest.raises(PluginError, match=r"^gendoc: output folder .*linked-site is a symbolic"):
         _unlinked_site(linked)
+
+
+def test_the_index_lists_its_pages_by_kind_for_the_ranking(tmp_path: Path) -> None:
+    """Each index language's ``kinds-<code>.json`` names the operator pages by their Pagefind
+    ids (their fragments' names) and no other page; the home pages are of no listed kind."""
+    site = make_site(tmp_path / "site")
+    (site / "opsets").mkdir()
+    (site / "opsets" / "18.html").write_text(html("en", "Opset 18", "Opset text.", True), "utf-8")
+    index_site(site, None)
+    ids = {}
+    for path in (site / BUNDLE / "fragment").iterdir():
+        data = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
+        ids[data["url"]] = path.name.removesuffix(".pf_fragment")
+    kinds = {
+        path.name: json.loads(path.read_text(encoding="utf-8"))
+        for path in (site / BUNDLE).glob("kinds-*.json")
+    }
+    assert sorted(kinds) == ["kinds-en.json", "kinds-qzh.json"]
+    assert kinds["kinds-en.json"] == {
+        "operator": [ids["/operators/Add.html"]],
+        "opset": [ids["/opsets/18.html"]],
+        "evidence": [],
+    }
+    assert kinds["kinds-qzh.json"] == {
+        "operator": [ids["/zh/operators/Add.html"]],
+        "opset": [],
+        "evidence": [],
+    }

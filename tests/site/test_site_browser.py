@@ -1036,30 +1036,36 @@ def test_an_unknown_word_finds_nothing_and_offers_the_other_language(page, site_
 
 
 def kind_rank(href: str, base: str) -> int:
-    """0 an operator page, 2 an evidence page (the index too), 1 any other (operator-set
-    pages and the indexes among them)."""
+    """0 an operator page, 1 an operator-set page, 3 an evidence page (the index too), 2 any
+    other (the indexes of operators and operator sets among them)."""
     path = href.removeprefix(base).removeprefix("zh/")
+    index = path.endswith(("/", "index.html"))
     if path.startswith("evidence/"):
-        return 2
-    if path.startswith("operators/") and not path.endswith(("/", "index.html")):
+        return 3
+    if path.startswith("operators/") and not index:
         return 0
-    return 1
+    if path.startswith("opsets/") and not index:
+        return 1
+    return 2
 
 
 @pytest.mark.parametrize(
     ("lang", "query", "first"),
     [
         ("en", "layer normalization", "operators/ai.onnx/LayerNormalization.html"),
+        ("zh", "归一化", None),
         ("en", "interpolation", None),
+        ("zh", "插值", None),
         ("en", "opset18", "opsets/ai.onnx/18.html"),
         ("en", "opset 18", "opsets/ai.onnx/18.html"),
+        ("zh", "opset 18", "opsets/ai.onnx/18.html"),
         ("zh", "算子集 18", "opsets/ai.onnx/18.html"),
     ],
 )
 def test_results_are_operators_then_operator_sets_then_evidence(page, site_url, lang, query, first):
     """Every result, in order: the page a query names first (the operator, the operator set
-    of "opset18" and 算子集 18), then operator pages, then the other pages (operator-set
-    pages among them), the evidence pages last."""
+    of "opset18" and 算子集 18), then operator pages, then operator-set pages, then the other
+    pages, the evidence pages last."""
     page.goto(url_of(site_url, lang, "index.html"))
     search(page, query)
     hrefs = pages_of(every_result(page))
@@ -1069,6 +1075,8 @@ def test_results_are_operators_then_operator_sets_then_evidence(page, site_url, 
     ranks = [kind_rank(h, site_url) for h in hrefs]
     assert ranks == sorted(ranks), list(zip(ranks, hrefs, strict=True))
     assert first or ranks[0] == 0
+    if query == "layer normalization":  # every kind found, so every boundary checked
+        assert set(ranks) == {0, 1, 2, 3}, ranks
 
 
 @pytest.mark.parametrize(("lang", "width"), BOTH)

@@ -13,8 +13,9 @@
  * - an operator whose name is the query comes first (Pagefind ranks "ConvInteger" above
  *   "Conv" for "conv"), from the list of names the gendoc plugin writes, and so does the
  *   operator set a query names ("opset 18", "opset18", "算子集 18");
- * - then the operator pages (the filter "operator", see main.html), then the other pages as
- *   Pagefind ranks them (the operator-set pages among them), the evidence pages last;
+ * - then the operator pages, the operator-set pages, the other pages and the evidence pages,
+ *   each kind as Pagefind ranks it (the kinds of the pages: pagefind/kinds-<code>.json,
+ *   written with the index, see gendoc/site/search_index.py);
  * - keyboard: the arrow keys move between the box and the results, Escape closes the
  *   panel and gives the focus back to the search button;
  * - a 404 page searches for the name in the missing address (data-gd-404).
@@ -83,8 +84,15 @@
         data("assets/operator-names.json"),
         data("assets/search-terms.json"),
         indexLang === pageLang ? [] : data("pagefind/words-" + indexLang + ".json"),
+        data("pagefind/kinds-" + indexLang + ".json"),
       ]).then(function (loaded) {
-        return { pagefind: loaded[0], names: loaded[1], terms: loaded[2], words: new Set(loaded[3]) };
+        return {
+          pagefind: loaded[0],
+          names: loaded[1],
+          terms: loaded[2],
+          words: new Set(loaded[3]),
+          ranks: ranks(loaded[4]),
+        };
       });
     }
     return ready;
@@ -311,41 +319,45 @@
     return drawMore(list, state);
   }
 
-  // Every result of the query and of its glossary terms, each page once: the operator pages
-  // (the filter "operator"), then the others as Pagefind ranks them, the evidence pages (those
-  // a search sorted by the key "evidence" lists) last; the query's own results first in each.
-  function find(pagefind, queries) {
-    var asked = [];
-    queries.forEach(function (query) {
-      asked.push(pagefind.search(query, { filters: { operator: "yes" } }));
-      asked.push(pagefind.search(query));
-      asked.push(pagefind.search(query, { sort: { evidence: "asc" } }));
-    });
-    return Promise.all(asked).then(function (answers) {
-      var evidence = {};
-      var operators = [];
-      var others = [];
-      var last = [];
-      answers.forEach(function (answer, at) {
-        if (at % 3 === 2) {
-          answer.results.forEach(function (result) {
-            evidence[result.id] = true;
-          });
-        }
+  // The place of each kind of page in the results; a page of no listed kind is "other".
+  var KINDS = ["operator", "opset", "other", "evidence"];
+
+  // A page's rank by its Pagefind id, from the kinds the index lists.
+  function ranks(kinds) {
+    var rank = {};
+    KINDS.forEach(function (kind, at) {
+      (kinds[kind] || []).forEach(function (id) {
+        rank[id] = at;
       });
-      answers.forEach(function (answer, at) {
-        if (at % 3 === 2) {
-          return;
-        }
+    });
+    return rank;
+  }
+
+  // Every result of the query and of its glossary terms, each page once, by kind of page
+  // (operators, operator sets, the others, evidence); in each kind the query's own results
+  // first, each as Pagefind ranks it.
+  function find(pagefind, queries, rank) {
+    var other = KINDS.indexOf("other");
+    return Promise.all(
+      queries.map(function (query) {
+        return pagefind.search(query);
+      })
+    ).then(function (answers) {
+      var seen = {};
+      var found = [];
+      answers.forEach(function (answer) {
         answer.results.forEach(function (result) {
-          (at % 3 === 0 ? operators : evidence[result.id] ? last : others).push(result);
+          if (!seen[result.id]) {
+            seen[result.id] = true;
+            found.push({ result: result, rank: result.id in rank ? rank[result.id] : other, at: found.length });
+          }
         });
       });
-      var seen = {};
-      return operators.concat(others, last).filter(function (result) {
-        var fresh = !seen[result.id];
-        seen[result.id] = true;
-        return fresh;
+      found.sort(function (a, b) {
+        return a.rank - b.rank || a.at - b.at;
+      });
+      return found.map(function (item) {
+        return item.result;
       });
     });
   }
@@ -366,7 +378,7 @@
       var queries = [query].concat(also).map(function (text) {
         return cut(text, loaded.words);
       });
-      return find(loaded.pagefind, queries).then(function (results) {
+      return find(loaded.pagefind, queries, loaded.ranks).then(function (results) {
         if (mine === asked) {
           return draw(list, query, also, exact, results);
         }
