@@ -309,17 +309,7 @@ def _settle_one(
     ]
     undisputed = [(o, t) for o, t in tagged if not t.is_math_dispute]
     if schema.name in CONTROL_FLOW and undisputed:
-        o, t = undisputed[0]
-        vote = Vote(SCHEMA, _verdict_for(t.current), f"{o.versioned_name}", Basis.SCHEMA)
-        return replace(
-            s,
-            suggested=t.current,
-            strength=Strength.STRONG,
-            support=(vote,),
-            against=(),
-            rule="pass-through",
-            shared=o.versioned_name,
-        )
+        return _as_tagged(s, *undisputed[0], Strength.STRONG, "pass-through")
     if s.strength is not Strength.STRONG:
         shared = _shared(schema, s, param, others, schemas, found)
         if shared is not None:
@@ -337,18 +327,25 @@ def _settle_one(
             shared=o.versioned_name,
         )
     if s.suggested is None and undisputed:
-        o, t = undisputed[0]
-        vote = Vote(SCHEMA, _verdict_for(t.current), o.versioned_name, Basis.SCHEMA)
-        return replace(
-            s,
-            suggested=t.current,
-            strength=Strength.WEAK,
-            support=(vote,),
-            against=(),
-            rule="as-tagged",
-            shared=o.versioned_name,
-        )
+        return _as_tagged(s, *undisputed[0], Strength.WEAK, "as-tagged")
     return s
+
+
+def _as_tagged(
+    s: Suggestion, other: Schema, tagged: Suggestion, strength: Strength, rule: str
+) -> Suggestion:
+    """``s`` settled as onnx tags the same parameter in ``other`` (``tagged``, its verdict
+    there): the schema's own vote, named after that version."""
+    vote = Vote(SCHEMA, _verdict_for(tagged.current), other.versioned_name, Basis.SCHEMA)
+    return replace(
+        s,
+        suggested=tagged.current,
+        strength=strength,
+        support=(vote,),
+        against=(),
+        rule=rule,
+        shared=other.versioned_name,
+    )
 
 
 def _verdict_for(tag: Differentiability) -> Verdict:
