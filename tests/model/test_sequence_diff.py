@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 import random
-import sys
 from collections.abc import Callable
 from itertools import combinations, pairwise
 
@@ -21,6 +20,7 @@ from gendoc.model.reference import Schema
 from gendoc.model.sequence_diff import EXACT_CELLS, Matcher, encoded
 from gendoc.present.display import Display
 from gendoc.site import versions_diff
+from tests.helpers import lines_run
 
 
 def _hostile_words(count: int, seed: int, vocabulary: int) -> list[str]:
@@ -112,22 +112,7 @@ def _steps(call: Callable[[], object]) -> int:
         versions_diff.__file__,
         difflib.__file__,
     }
-    steps = 0
-
-    def local(frame, event, arg):
-        nonlocal steps
-        steps += event == "line"
-        return local
-
-    def calls(frame, event, arg):
-        return local if frame.f_code.co_filename in files else None
-
-    sys.settrace(calls)
-    try:
-        call()
-    finally:
-        sys.settrace(None)
-    return steps
+    return lines_run(files, call)
 
 
 def _paragraph_diff(old: list[str], new: list[str]) -> Callable[[], object]:

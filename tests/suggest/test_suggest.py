@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import re
 import shutil
@@ -30,6 +31,7 @@ from gendoc.suggest.checkout import SourceTree
 from gendoc.suggest.decide import Location
 from gendoc.suggest.describe import Provenance, describe
 from gendoc.suggest.docs import retag
+from tests.helpers import lines_run
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "onnx_src"
 D = Differentiability.DIFFERENTIABLE
@@ -328,30 +330,13 @@ def test_cli_unreadable_source_is_one_line_and_exit_2(tmp_path, capsys, monkeypa
 
 def _scanner_steps(text: str) -> int:
     """The Python lines the scanner runs on ``text``: its work, independent of the clock."""
-    import sys
-
     from gendoc.suggest import checkout, cpp
 
-    files = {cpp.__file__, checkout.__file__}
-    steps = 0
+    def scan() -> None:
+        with contextlib.suppress(UsageError):
+            checkout._parse("x.cc", text)
 
-    def local(frame, event, arg):
-        nonlocal steps
-        steps += event == "line"
-        return local
-
-    def calls(frame, event, arg):
-        return local if frame.f_code.co_filename in files else None
-
-    previous = sys.gettrace()  # coverage's tracer, when it runs: put back, never turned off
-    sys.settrace(calls)
-    try:
-        checkout._parse("x.cc", text)
-    except UsageError:
-        pass
-    finally:
-        sys.settrace(previous)
-    return steps
+    return lines_run({cpp.__file__, checkout.__file__}, scan)
 
 
 HOSTILE = {
