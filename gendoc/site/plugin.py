@@ -73,12 +73,8 @@ from gendoc.site.build_cache import (
 )
 from gendoc.site.content import site_content
 from gendoc.site.languages import Worker, may_fork, start
-from gendoc.site.pages import (
-    AUDIT_PAGE,
-    COVERAGE_PAGE,
-    OPERATORS_INDEX,
-    SiteContent,
-)
+from gendoc.site.page_table import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, write_site_wide
+from gendoc.site.pages import SiteContent
 from gendoc.site.parts import write_parts
 from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
@@ -288,6 +284,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         parts = self._index_parts(site)
         try:
             self.published.write_data(site)
+            write_site_wide(self.content, site, self.first_language)
             self._publish(site, self.first_language)
             first = Pages(self.first_language, skip=frozenset(others))
             bundles = [index_pages(site, self.cache, first, parts)]
@@ -327,7 +324,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
         drop_unused(files, config.docs_dir)
         for lang in self.config.languages:
-            for path in self.content.pages:
+            for path, spec in self.content.pages.items():
+                if not spec.per_language:
+                    continue  # written once, at the site's root (see _finish)
                 src_uri = f"{lang}/{path}"
                 if files.get_file_from_path(src_uri) is not None:
                     raise PluginError(

@@ -47,14 +47,14 @@ def matrix_rows(site: SiteLike, domain: str, newest: int) -> list[MatrixRow]:
     return rows
 
 
-def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
-    """``(path, template, context)`` of every domain's matrix page."""
-    pages = []
+def pages(site: SiteLike) -> list[tuple[str, dict[str, Any]]]:
+    """``(path, context)`` of every domain's matrix page."""
+    listed = []
     backends = backend_labels(scoreboard())
     for domain in site.reference.domains:
         found = site.opsets(domain)
         if found:
             rows = matrix_rows(site, domain, found[-1].version)
             context = {"domain": domain, "opsets": found, "rows": rows, "backends": backends}
-            pages.append((matrix_page(site, domain), "site/runtimes.html.j2", context))
-    return pages
+            listed.append((matrix_page(site, domain), context))
+    return listed
