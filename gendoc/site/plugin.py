@@ -38,7 +38,6 @@ Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -78,7 +77,7 @@ from gendoc.site.parts import write_parts
 from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles
-from gendoc.site.search_ui import panel_attributes, write_terms
+from gendoc.site.search_ui import panel_attributes, write_operator_names, write_terms
 from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
 from gendoc.storage.resources import templates_root
@@ -86,9 +85,6 @@ from gendoc.storage.write import refuse_linked_folder, remove_links
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
-
-# Operator names (lower case) -> their pages, for the search to put an exact name first.
-OPERATOR_NAMES = "assets/operator-names.json"
 
 
 def _unlinked_site(site: Path) -> None:
@@ -223,7 +219,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             return
         build.save()
         site = Path(config.site_dir)
-        self._write_operator_names(site / OPERATOR_NAMES)
+        write_operator_names(self.content, site)
         write_terms(site)
         others = self._other_languages(config)
         parts = build.index_folder(site)
@@ -364,26 +360,6 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             language.marked.active = False
             language.marked = None
         return output
-
-    def _write_operator_names(self, path: Path) -> None:
-        """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
-        search put the operator named by the query first (pages relative to a language's root);
-        and the operator sets, under "opset N", for the query that names one.
-        """
-        names: dict[str, set[str]] = {}
-        for schema in self.content.reference.schemas:
-            page = self.content.operator_page(schema.domain, schema.name)
-            page = page.removesuffix(".md") + ".html"
-            names.setdefault(schema.name.lower(), set()).add(page)
-        for domain in self.content.reference.domains:  # "opset 18" finds the opset's page
-            for opset in self.content.opsets(domain):
-                page = self.content.paths.opset_page(domain, opset.version)
-                names.setdefault(f"opset {opset.version}", set()).add(
-                    page.removesuffix(".md") + ".html"
-                )
-        text = json.dumps({name: sorted(pages) for name, pages in sorted(names.items())})
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
     def on_serve(
         self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]
