@@ -155,6 +155,8 @@ def check_on_provider(table: KernelTable, cpu: KernelTable, node: NodeUse) -> An
     """``table``'s answer for ``node``, a provider other than CPU: where it has no kernel,
     onnxruntime assigns the node to its CPU provider (the default; the session option
     ``session.disable_cpu_ep_fallback`` turns it off), so the CPU table answers then."""
+    if (node.domain, node.op) in RESOLVED_AT_LOAD:
+        return check_node(cpu, node)
     found = check_node(table, node)
     if found.status.runs is not False:
         where = f"onnxruntime {table.version}'s {provider_label(table.provider)} table"

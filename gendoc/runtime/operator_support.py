@@ -28,7 +28,14 @@ from gendoc.model.snapshot import (
     RuntimeSupport,
 )
 from gendoc.runtime.answers import Status
-from gendoc.runtime.ort_kernels import RESOLVED_AT_LOAD, KernelTable, kernel_table
+from gendoc.runtime.ort_kernel_doc import load_providers_record, provider_table
+from gendoc.runtime.ort_kernels import (
+    PROVIDER,
+    RESOLVED_AT_LOAD,
+    KernelTable,
+    kernel_table,
+    provider_label,
+)
 from gendoc.runtime.scoreboard import Score, Scoreboard, scoreboard
 from gendoc.runtime.training import gradients, source_url
 
@@ -49,8 +56,9 @@ BACKENDS = {
 SCOREBOARD_URL = (
     "https://github.com/onnx/backend-scoreboard/blob/{commit}/results/{backend}/stable/ops.json"
 )
-RELEASE_URL = "https://github.com/microsoft/onnxruntime/releases/tag/v{version}"
-KERNELS_URL = "https://github.com/microsoft/onnxruntime/blob/v{version}/docs/OperatorKernels.md"
+RELEASE_URL = "https://github.com/microsoft/onnxruntime/releases/tag/{ref}"
+COMMIT_URL = "https://github.com/microsoft/onnxruntime/tree/{ref}"
+KERNELS_URL = "https://github.com/microsoft/onnxruntime/blob/{ref}/docs/OperatorKernels.md"
 _CALL = re.compile(r"=\s*([A-Za-z_][\w.]*)\s*[<(]")
 _OPSET = re.compile(r"opset_import: \[([^\]]*)\]")
 
@@ -86,10 +94,35 @@ class VersionSupport:
     """The onnx the scoreboard's backends ran."""
     tests_older: bool = False
     """Whether that onnx is older than the one documented."""
+    providers: tuple[RunsOn, ...] = ()
+    """onnxruntime's other providers' rows (CUDA, DirectML...), from their kernel table."""
+
+    @property
+    def also_registered(self) -> list[str]:
+        """The other providers with a kernel for this version (not those that, like the CPU
+        provider, take an operator onnxruntime resolves on loading without one)."""
+        return [row.runtime for row in self.providers if row.versions]
 
     @property
     def onnxruntime(self) -> RunsOn:
         return self.rows[0]
+
+
+def release_url(table: KernelTable) -> str:
+    """The release a table is of, or the commit it was read at."""
+    return (RELEASE_URL if table.ref.startswith("v") else COMMIT_URL).format(ref=table.ref)
+
+
+def kernels_url(table: KernelTable) -> str:
+    """onnxruntime's generated kernel table at the table's release or commit; a provider
+    other than CPU at its section."""
+    url = KERNELS_URL.format(ref=table.ref)
+    return url if table.provider == PROVIDER else f"{url}#{table.provider.lower()}"
+
+
+def provider_tables() -> tuple[KernelTable, ...]:
+    """The recorded providers other than CPU (onnxruntime's generated kernel table)."""
+    return tuple(provider_table(p) for p in load_providers_record()["providers"])
 
 
 def _short(kind: str) -> str:
@@ -131,6 +164,7 @@ class SupportTable:
         self.reference = reference
         self.table = table or kernel_table(prefer_installed=False)
         self.board = scoreboard()
+        self.providers = provider_tables()
         self._schemas = {(s.domain, s.name, s.since_version): s for s in reference.schemas}
 
     def _kernels(self, domain: str, op: str, version: int):
@@ -158,16 +192,14 @@ class SupportTable:
             return False
         return None if None in answers else True
 
-    def _onnxruntime(self, schema: Schema) -> RunsOn:
-        table = self.table
+    def _onnxruntime(self, schema: Schema, table: KernelTable | None = None) -> RunsOn:
+        """The CPU table's row for ``schema``, or another provider's (``table``): with no
+        kernel there, onnxruntime runs the node on its CPU provider (when that has one)."""
+        cpu = table is None
+        table = table or self.table
+        label = f"{table.runtime} {table.version} CPU" if cpu else provider_label(table.provider)
         row = RunsOn(
-            f"{table.runtime} {table.version} CPU",
-            Status.UNKNOWN,
-            "",
-            "",
-            None,
-            RELEASE_URL.format(version=table.version),
-            source=KERNELS_URL.format(version=table.version),
+            label, Status.UNKNOWN, "", "", None, release_url(table), source=kernels_url(table)
         )
         key = (schema.domain, schema.name)
         if schema.domain not in table.opsets:
@@ -184,6 +216,9 @@ class SupportTable:
             kinds = sorted({_short(t) for k in kernels for _, types in k.types for t in types})
             versions = ", ".join(_span(*s) for s in spans)
             return replace(row, status=Status.REGISTERED, versions=versions, types=", ".join(kinds))
+        if not cpu:
+            on_cpu = self._onnxruntime(schema).status
+            return replace(row, status=Status.ON_CPU if on_cpu.runs else on_cpu)
         through = self._through_function(schema)
         status = {True: Status.FUNCTION, None: Status.UNKNOWN}.get(through, Status.NO_VERSION)
         return replace(row, status=status)
@@ -198,8 +233,9 @@ class SupportTable:
         alone, since onnx's tests run at the newest opset."""
         rows = [self._onnxruntime(schema)]
         trains = gradients(schema).trains
+        providers = tuple(self._onnxruntime(schema, table) for table in self.providers)
         if not newest:
-            return VersionSupport(tuple(rows), trains, source_url(trains))
+            return VersionSupport(tuple(rows), trains, source_url(trains), providers=providers)
         commit = self.board.commit
         for backend, label in backend_labels(self.board):
             score = self._score(backend, (schema.domain, schema.name))
@@ -210,7 +246,9 @@ class SupportTable:
         documented = onnx_release(self.reference.onnx_version)
         older = any(onnx_release(v) < documented for v in onnx)
         date = self.board.date[:10]
-        return VersionSupport(tuple(rows), trains, source_url(trains), date, ", ".join(onnx), older)
+        return VersionSupport(
+            tuple(rows), trains, source_url(trains), date, ", ".join(onnx), older, providers
+        )
 
 
 _TABLES: dict[int, SupportTable] = {}
