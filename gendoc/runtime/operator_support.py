@@ -23,7 +23,9 @@ from gendoc.model.reference import Reference, Schema, schema_sort_key
 from gendoc.model.snapshot import (
     BackendTests,
     KernelAnswer,
+    ProviderSource,
     RuntimeData,
+    RuntimeLinks,
     RuntimeSources,
     RuntimeSupport,
 )
@@ -37,7 +39,7 @@ from gendoc.runtime.ort_kernels import (
     provider_label,
 )
 from gendoc.runtime.scoreboard import Score, Scoreboard, scoreboard
-from gendoc.runtime.training import gradients, source_url
+from gendoc.runtime.training import BUILDER, ONNX_AD, gradients, source_url
 
 # Names and sources of the scoreboard's backends, as the site shows them
 BACKENDS = {
@@ -167,8 +169,9 @@ class SupportTable:
         self.providers = provider_tables()
         self._schemas = {(s.domain, s.name, s.since_version): s for s in reference.schemas}
 
-    def _kernels(self, domain: str, op: str, version: int):
-        return [k for k in self.table.kernels.get((domain, op), ()) if k.covers(version)]
+    def _kernels(self, domain: str, op: str, version: int, table: KernelTable | None = None):
+        found = (table or self.table).kernels.get((domain, op), ())
+        return [k for k in found if k.covers(version)]
 
     def _runs(self, domain: str, op: str, opset: int, depth: int = 0) -> bool | None:
         """Whether onnxruntime runs ``op`` at ``opset`` for some types (None: unknown)."""
@@ -210,7 +213,7 @@ class SupportTable:
             return replace(row, status=Status.REGISTERED)
         if schema.since_version not in table.schema_versions.get(key, ()):
             return row
-        kernels = self._kernels(schema.domain, schema.name, schema.since_version)
+        kernels = self._kernels(schema.domain, schema.name, schema.since_version, table)
         if kernels:
             spans = sorted({(k.start, k.end) for k in kernels}, key=lambda s: (s[0], s[1] or 0))
             kinds = sorted({_short(t) for k in kernels for _, types in k.types for t in types})
@@ -303,7 +306,24 @@ def runtime_support(reference: Reference) -> RuntimeData:
                 for row in found.rows
                 if row.tests is not None
             },
+            providers={
+                row.runtime: KernelAnswer(row.status.value, row.versions, row.types)
+                for row in found.providers
+            },
         )
+    links = RuntimeLinks(
+        onnxruntime=release_url(table),
+        kernels=kernels_url(table),
+        tests={
+            key: SCOREBOARD_URL.format(commit=board.commit, backend=key)
+            for key, _ in backend_labels(board)
+        },
+        trains={trains: source_url(trains) for trains in (BUILDER, ONNX_AD)},
+    )
+    providers = {
+        provider_label(t.provider): ProviderSource(t.version, t.commit, t.released, kernels_url(t))
+        for t in provider_tables()
+    }
     sources = RuntimeSources(
         onnxruntime=table.version,
         onnxruntime_commit=table.commit,
@@ -311,5 +331,7 @@ def runtime_support(reference: Reference) -> RuntimeData:
         provider=table.provider,
         scoreboard_commit=board.commit,
         scoreboard_date=board.date,
+        links=links,
+        providers=providers,
     )
     return sources, answers
