@@ -240,3 +240,19 @@ def test_provider_names_as_readers_write_them(tmp_path, capsys):
     assert cli_main(["support", str(_model(tmp_path)), "--runtime", "onnxruntime:TPU"]) == 2
     err = capsys.readouterr().err
     assert "onnxruntime:CUDA, onnxruntime:DirectML" in err and err.count("\n") == 1
+
+
+def test_a_node_the_cpu_provider_refuses_too_is_refused(tmp_path):
+    # checked by hand: Det has no CUDA or DirectML kernel in the Markdown at the recorded
+    # commit, and onnxruntime 1.32.0's CPU registry (the record) has Det for float alone
+    node = helper.make_node("Det", ["x"], ["y"])
+    x = helper.make_tensor_value_info("x", TensorProto.DOUBLE, [3, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.DOUBLE, [])
+    path = tmp_path / "det.onnx"
+    graph = helper.make_graph([node], "g", [x], [y])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 22)]), path)
+    found = report(path, ["onnxruntime:CUDA", "onnxruntime:DirectML"])
+    for answer in found.rows[0].answers:
+        assert (answer.status, answer.runs) == ("no kernel for these types", False)
+        assert ": no kernel for these types (Det-22 fed T=tensor(double))" in answer.detail
+    assert found.exit_status() == 1
