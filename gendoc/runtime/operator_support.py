@@ -173,31 +173,39 @@ class SupportTable:
         found = (table or self.table).kernels.get((domain, op), ())
         return [k for k in found if k.covers(version)]
 
-    def _runs(self, domain: str, op: str, opset: int, depth: int = 0) -> bool | None:
-        """Whether onnxruntime runs ``op`` at ``opset`` for some types (None: unknown)."""
+    def _runs(
+        self, domain: str, op: str, opset: int, depth: int = 0, table: KernelTable | None = None
+    ) -> bool | None:
+        """Whether onnxruntime runs ``op`` at ``opset`` for some types (None: unknown), on
+        the CPU provider or ``table``'s."""
         if (domain, op) in RESOLVED_AT_LOAD:
             return True
-        since = self.table.since_version(domain, op, opset)
+        since = (table or self.table).since_version(domain, op, opset)
         if since is None:
             return False
-        if self._kernels(domain, op, since):
+        if self._kernels(domain, op, since, table):
             return True
         schema = self._schemas.get((domain, op, since))
-        return self._through_function(schema, depth + 1) if schema and depth < 4 else False
+        if schema and depth < 4:
+            return self._through_function(schema, depth + 1, table)
+        return False
 
-    def _through_function(self, schema: Schema, depth: int = 0) -> bool | None:
+    def _through_function(
+        self, schema: Schema, depth: int = 0, table: KernelTable | None = None
+    ) -> bool | None:
         details = self.reference.details_of(schema)
         if not details.function_bodies:
             return details.context_dependent
         body = max(details.function_bodies, key=lambda b: max(b.opset_versions))
-        answers = [self._runs(d, op, v, depth) for d, op, v in _calls(body.text)]
+        answers = [self._runs(d, op, v, depth, table) for d, op, v in _calls(body.text)]
         if False in answers:
             return False
         return None if None in answers else True
 
     def _onnxruntime(self, schema: Schema, table: KernelTable | None = None) -> RunsOn:
         """The CPU table's row for ``schema``, or another provider's (``table``): with no
-        kernel there, onnxruntime runs the node on its CPU provider (when that has one)."""
+        kernel there, its function body where the provider has kernels for every operator it
+        calls, else onnxruntime runs the node on its CPU provider (when that runs it)."""
         cpu = table is None
         table = table or self.table
         label = f"{table.runtime} {table.version} CPU" if cpu else provider_label(table.provider)
@@ -219,10 +227,10 @@ class SupportTable:
             kinds = sorted({_short(t) for k in kernels for _, types in k.types for t in types})
             versions = ", ".join(_span(*s) for s in spans)
             return replace(row, status=Status.REGISTERED, versions=versions, types=", ".join(kinds))
-        if not cpu:
+        through = self._through_function(schema, table=None if cpu else table)
+        if not cpu and not through:
             on_cpu = self._onnxruntime(schema).status
             return replace(row, status=Status.ON_CPU if on_cpu.runs else on_cpu)
-        through = self._through_function(schema)
         status = {True: Status.FUNCTION, None: Status.UNKNOWN}.get(through, Status.NO_VERSION)
         return replace(row, status=status)
 
