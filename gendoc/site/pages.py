@@ -254,6 +254,9 @@ class SiteContent:
     def domain_index(self, domain: str) -> str:
         return self.paths.domain_index(domain)
 
+    def matrix_page(self, domain: str) -> str:
+        return runtime_matrix.matrix_page(self, domain)
+
     def markdown_link(self, op: Operator) -> str:
         """The operator's Markdown beside its page (see :mod:`gendoc.site.published`), as a
         link from the page."""
