@@ -158,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="NAME",
-        help="onnxruntime[:CPU] or onnx-reference (repeatable; default: both)",
+        help="onnxruntime[:PROVIDER] (CPU, CUDA, DirectML) or onnx-reference "
+        "(repeatable; default: onnxruntime and onnx-reference)",
     )
     support.add_argument(
         "--format", choices=("text", "json", "markdown"), default="text", help="report format"

@@ -16,28 +16,36 @@ from gendoc.runtime.model_report import (
     SupportReport,
     build_report,
     onnxruntime_runtime,
+    provider_runtime,
     reference_runtime,
 )
 
 __all__ = ["RUNTIMES", "report"]
 
-RUNTIMES = ("onnxruntime", "onnxruntime:CPU", "onnx-reference")
-"""The ``--runtime`` choices; onnxruntime's only provider here is CPU."""
+RUNTIMES = ("onnxruntime", "onnxruntime:CPU", "onnxruntime:<provider>", "onnx-reference")
+"""The ``--runtime`` choices: ``<provider>`` is one that onnxruntime's generated kernel table
+lists (:func:`gendoc.runtime.ort_kernel_doc.provider_names`: CUDA, DirectML...)."""
 
 
 def _runtimes(names: Sequence[str], onnx_version: str, newest_opset: int) -> list[Runtime]:
+    from gendoc.runtime.ort_kernel_doc import find_provider, provider_names, provider_table
     from gendoc.runtime.ort_kernels import kernel_table
 
     found = []
     for name in names or ("onnxruntime", "onnx-reference"):
         runtime, _, provider = name.partition(":")
+        recorded = find_provider(provider) if runtime == "onnxruntime" and provider else None
         if runtime == "onnxruntime" and provider.removesuffix("ExecutionProvider") in ("", "CPU"):
             found.append(onnxruntime_runtime(kernel_table(), onnx_version, newest_opset))
+        elif recorded is not None:
+            found.append(provider_runtime(provider_table(recorded), kernel_table()))
         elif runtime in ("onnx-reference", "onnx.reference") and not provider:
             found.append(reference_runtime(onnx_version))
         else:
+            providers = ", ".join(f"onnxruntime:{p}" for p in provider_names())
             raise UsageError(
-                f"no kernel table for runtime {name!r}: choose from {', '.join(RUNTIMES)}"
+                f"no kernel table for runtime {name!r}: choose from onnxruntime, "
+                f"onnxruntime:CPU, {providers}, onnx-reference"
             )
     return found
 

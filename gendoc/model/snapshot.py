@@ -21,7 +21,9 @@ compatibility rule, the one promise made to tools that read snapshots:
 
 Minor versions so far: 1 added runtime support (where each version runs and trains, from
 the records gendoc ships: ``runtime_sources`` names them, each schema's ``runtime_support``
-holds its answers).
+holds its answers); 2 added the source each answer links to (``runtime_sources.links``) and
+onnxruntime's other execution providers (``runtime_sources.providers`` names their kernel
+table, ``runtime_support.providers`` holds their answers).
 
 The dataclasses here and in :mod:`gendoc.model.reference` are the one definition of the
 format: msgspec encodes them and checks every value read back against their type hints,
@@ -63,7 +65,7 @@ from gendoc.model.reference import (
 FORMAT = "gendoc-snapshot"
 FORMAT_VERSION = 3
 """The major version: a reader refuses any other (see the compatibility rule above)."""
-FORMAT_MINOR = 1
+FORMAT_MINOR = 2
 """The minor version: optional fields added since the major began; any is read."""
 INSTALLED = "installed"
 """The word that stands for the onnx of the running environment instead of a file."""
@@ -135,6 +137,36 @@ class RuntimeSupport:
     onnxruntime: KernelAnswer
     trains: str
     tests: dict[str, BackendTests] = field(default_factory=dict)
+    providers: dict[str, KernelAnswer] = field(default_factory=dict)
+    """onnxruntime's other execution providers (``CUDA``, ``DirectML``...), each from its
+    kernel table; ``no kernel in this provider: runs on the CPU provider`` where it has none
+    and the CPU provider runs the version (since format minor 2)."""
+
+
+@dataclass(frozen=True)
+class RuntimeLinks:
+    """The sources the site's "Runs on" cells link to, the same for every version: the
+    onnxruntime release of the CPU answers, its kernel table (a version that runs through
+    its function links to its function body instead), each scoreboard backend's counts at
+    the scoreboard's commit, and each training answer's source (``gradient builder``,
+    ``onnx-ad rule``)."""
+
+    onnxruntime: str
+    kernels: str
+    tests: dict[str, str] = field(default_factory=dict)
+    trains: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ProviderSource:
+    """The kernel table one of onnxruntime's other providers is read from: onnxruntime's
+    version there (``1.25.0.dev20260221`` at a commit that is no release), the commit, its
+    date, and the table's section at that commit."""
+
+    onnxruntime: str
+    commit: str
+    date: str
+    kernels: str
 
 
 @dataclass(frozen=True)
@@ -149,6 +181,10 @@ class RuntimeSources:
     provider: str
     scoreboard_commit: str
     scoreboard_date: str
+    links: RuntimeLinks | None = None
+    """Since format minor 2."""
+    providers: dict[str, ProviderSource] = field(default_factory=dict)
+    """onnxruntime's other providers by name (``CUDA``...), since format minor 2."""
 
 
 @dataclass(frozen=True)

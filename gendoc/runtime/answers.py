@@ -13,7 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from gendoc.collect.model_file import Arg, NodeUse
-from gendoc.runtime.ort_kernels import RESOLVED_AT_LOAD, Kernel, KernelTable
+from gendoc.runtime.ort_kernels import (
+    PROVIDER,
+    RESOLVED_AT_LOAD,
+    Kernel,
+    KernelTable,
+    provider_label,
+)
 
 _FLOAT16 = "tensor(float16)"
 _FLOAT = "tensor(float)"
@@ -32,13 +38,14 @@ class Status(enum.StrEnum):
     UNKNOWN_DOMAIN = "domain unknown to the runtime"
     INVALID_TYPE = "a type onnx's schema does not allow"
     OPSET_TOO_NEW = "opset newer than the runtime reads"
+    ON_CPU = "no kernel in this provider: runs on the CPU provider"
 
     @property
     def runs(self) -> bool | None:
         """True where the node runs, False where the runtime refuses it, None: unknown."""
         if self is Status.UNKNOWN:
             return None
-        return self in (Status.REGISTERED, Status.IN_FLOAT, Status.FUNCTION)
+        return self in (Status.REGISTERED, Status.IN_FLOAT, Status.FUNCTION, Status.ON_CPU)
 
 
 @dataclass(frozen=True)
@@ -127,7 +134,7 @@ def check_node(table: KernelTable, node: NodeUse) -> Answer:
         return Answer(Status.REGISTERED, f"{node.op}-{since}")
     if None in matches:
         return Answer(Status.UNKNOWN, f"{node.op}-{since}: a type shape inference left open")
-    as_float = in_float(node)
+    as_float = in_float(node) if table.provider == PROVIDER else node
     if as_float != node and any(match_types(k, as_float) for k in kernels):
         return Answer(Status.IN_FLOAT, f"{node.op}-{since}")
     if node.function is not None:
@@ -142,6 +149,23 @@ def check_node(table: KernelTable, node: NodeUse) -> Answer:
     if kernels:
         return Answer(Status.NO_KERNEL, f"{node.op}-{since} fed {_fed(node)}")
     return Answer(Status.NO_VERSION, f"{node.op}-{since}")
+
+
+def check_on_provider(table: KernelTable, cpu: KernelTable, node: NodeUse) -> Answer:
+    """``table``'s answer for ``node``, a provider other than CPU: where it has no kernel,
+    onnxruntime assigns the node to its CPU provider (the default; the session option
+    ``session.disable_cpu_ep_fallback`` turns it off), so the CPU table answers then."""
+    if (node.domain, node.op) in RESOLVED_AT_LOAD:
+        return check_node(cpu, node)
+    found = check_node(table, node)
+    if found.status.runs is not False:
+        where = f"onnxruntime {table.version}'s {provider_label(table.provider)} table"
+        return replace(found, detail=f"{found.detail} in {where}")
+    on_cpu = check_node(cpu, node)
+    detail = f"{found.detail}; on {cpu.label}: {on_cpu.status} ({on_cpu.detail})"
+    if on_cpu.status.runs is True:
+        return Answer(Status.ON_CPU, detail)
+    return replace(on_cpu, detail=detail)
 
 
 def check_nodes(table: KernelTable, nodes: Iterable[NodeUse]) -> list[tuple[NodeUse, Answer]]:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from gendoc.collect.model_file import Arg, ModelFile, NodeUse
 from gendoc.collect.schemas import onnx_release
 from gendoc.runtime import reference_ops
-from gendoc.runtime.answers import Answer, check_node
-from gendoc.runtime.ort_kernels import KernelTable
+from gendoc.runtime.answers import Answer, check_node, check_on_provider
+from gendoc.runtime.ort_kernels import KernelTable, provider_label
 from gendoc.runtime.scoreboard import Scoreboard
 from gendoc.runtime.training import Gradients, gradients
 
@@ -146,6 +146,30 @@ def onnxruntime_runtime(table: KernelTable, onnx_version: str, newest_opset: int
             f"{onnx_version} (opset {newest_opset})"
         )
     return Runtime("onnxruntime", table.label, source, tuple(notes), lambda n: check_node(table, n))
+
+
+def provider_runtime(table: KernelTable, cpu: KernelTable) -> Runtime:
+    """A provider other than CPU, from onnxruntime's generated kernel table: where it has no
+    kernel, the CPU table answers (onnxruntime's default fallback)."""
+    short = provider_label(table.provider)
+    when = "release" if table.tag.startswith("v") else "commit"
+    source = (
+        f"record of onnxruntime's {short} kernel table (docs/OperatorKernels.md) at {when} "
+        f"{table.ref[:10]} of {table.released}"
+    )
+    notes = [
+        f"a node with no {short} kernel is assigned to the CPU provider ({cpu.label}) unless "
+        "the session option session.disable_cpu_ep_fallback is set"
+    ]
+    if table.version != cpu.version:
+        notes.append(f"this table is onnxruntime {table.version}'s, the CPU one {cpu.version}'s")
+    return Runtime(
+        f"onnxruntime:{short}",
+        table.label,
+        source,
+        tuple(notes),
+        lambda n: check_on_provider(table, cpu, n),
+    )
 
 
 def reference_runtime(onnx_version: str) -> Runtime:

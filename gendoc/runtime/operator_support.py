@@ -23,14 +23,23 @@ from gendoc.model.reference import Reference, Schema, schema_sort_key
 from gendoc.model.snapshot import (
     BackendTests,
     KernelAnswer,
+    ProviderSource,
     RuntimeData,
+    RuntimeLinks,
     RuntimeSources,
     RuntimeSupport,
 )
 from gendoc.runtime.answers import Status
-from gendoc.runtime.ort_kernels import RESOLVED_AT_LOAD, KernelTable, kernel_table
+from gendoc.runtime.ort_kernel_doc import load_providers_record, provider_table
+from gendoc.runtime.ort_kernels import (
+    PROVIDER,
+    RESOLVED_AT_LOAD,
+    KernelTable,
+    kernel_table,
+    provider_label,
+)
 from gendoc.runtime.scoreboard import Score, Scoreboard, scoreboard
-from gendoc.runtime.training import gradients, source_url
+from gendoc.runtime.training import BUILDER, ONNX_AD, gradients, source_url
 
 # Names and sources of the scoreboard's backends, as the site shows them
 BACKENDS = {
@@ -49,8 +58,9 @@ BACKENDS = {
 SCOREBOARD_URL = (
     "https://github.com/onnx/backend-scoreboard/blob/{commit}/results/{backend}/stable/ops.json"
 )
-RELEASE_URL = "https://github.com/microsoft/onnxruntime/releases/tag/v{version}"
-KERNELS_URL = "https://github.com/microsoft/onnxruntime/blob/v{version}/docs/OperatorKernels.md"
+RELEASE_URL = "https://github.com/microsoft/onnxruntime/releases/tag/{ref}"
+COMMIT_URL = "https://github.com/microsoft/onnxruntime/tree/{ref}"
+KERNELS_URL = "https://github.com/microsoft/onnxruntime/blob/{ref}/docs/OperatorKernels.md"
 _CALL = re.compile(r"=\s*([A-Za-z_][\w.]*)\s*[<(]")
 _OPSET = re.compile(r"opset_import: \[([^\]]*)\]")
 
@@ -86,10 +96,35 @@ class VersionSupport:
     """The onnx the scoreboard's backends ran."""
     tests_older: bool = False
     """Whether that onnx is older than the one documented."""
+    providers: tuple[RunsOn, ...] = ()
+    """onnxruntime's other providers' rows (CUDA, DirectML...), from their kernel table."""
+
+    @property
+    def also_registered(self) -> list[str]:
+        """The other providers with a kernel for this version (not those that, like the CPU
+        provider, take an operator onnxruntime resolves on loading without one)."""
+        return [row.runtime for row in self.providers if row.versions]
 
     @property
     def onnxruntime(self) -> RunsOn:
         return self.rows[0]
+
+
+def release_url(table: KernelTable) -> str:
+    """The release a table is of, or the commit it was read at."""
+    return (RELEASE_URL if table.ref.startswith("v") else COMMIT_URL).format(ref=table.ref)
+
+
+def kernels_url(table: KernelTable) -> str:
+    """onnxruntime's generated kernel table at the table's release or commit; a provider
+    other than CPU at its section."""
+    url = KERNELS_URL.format(ref=table.ref)
+    return url if table.provider == PROVIDER else f"{url}#{table.provider.lower()}"
+
+
+def provider_tables() -> tuple[KernelTable, ...]:
+    """The recorded providers other than CPU (onnxruntime's generated kernel table)."""
+    return tuple(provider_table(p) for p in load_providers_record()["providers"])
 
 
 def _short(kind: str) -> str:
@@ -131,43 +166,51 @@ class SupportTable:
         self.reference = reference
         self.table = table or kernel_table(prefer_installed=False)
         self.board = scoreboard()
+        self.providers = provider_tables()
         self._schemas = {(s.domain, s.name, s.since_version): s for s in reference.schemas}
 
-    def _kernels(self, domain: str, op: str, version: int):
-        return [k for k in self.table.kernels.get((domain, op), ()) if k.covers(version)]
+    def _kernels(self, domain: str, op: str, version: int, table: KernelTable | None = None):
+        found = (table or self.table).kernels.get((domain, op), ())
+        return [k for k in found if k.covers(version)]
 
-    def _runs(self, domain: str, op: str, opset: int, depth: int = 0) -> bool | None:
-        """Whether onnxruntime runs ``op`` at ``opset`` for some types (None: unknown)."""
+    def _runs(
+        self, domain: str, op: str, opset: int, depth: int = 0, table: KernelTable | None = None
+    ) -> bool | None:
+        """Whether onnxruntime runs ``op`` at ``opset`` for some types (None: unknown), on
+        the CPU provider or ``table``'s."""
         if (domain, op) in RESOLVED_AT_LOAD:
             return True
-        since = self.table.since_version(domain, op, opset)
+        since = (table or self.table).since_version(domain, op, opset)
         if since is None:
             return False
-        if self._kernels(domain, op, since):
+        if self._kernels(domain, op, since, table):
             return True
         schema = self._schemas.get((domain, op, since))
-        return self._through_function(schema, depth + 1) if schema and depth < 4 else False
+        if schema and depth < 4:
+            return self._through_function(schema, depth + 1, table)
+        return False
 
-    def _through_function(self, schema: Schema, depth: int = 0) -> bool | None:
+    def _through_function(
+        self, schema: Schema, depth: int = 0, table: KernelTable | None = None
+    ) -> bool | None:
         details = self.reference.details_of(schema)
         if not details.function_bodies:
             return details.context_dependent
         body = max(details.function_bodies, key=lambda b: max(b.opset_versions))
-        answers = [self._runs(d, op, v, depth) for d, op, v in _calls(body.text)]
+        answers = [self._runs(d, op, v, depth, table) for d, op, v in _calls(body.text)]
         if False in answers:
             return False
         return None if None in answers else True
 
-    def _onnxruntime(self, schema: Schema) -> RunsOn:
-        table = self.table
+    def _onnxruntime(self, schema: Schema, table: KernelTable | None = None) -> RunsOn:
+        """The CPU table's row for ``schema``, or another provider's (``table``): with no
+        kernel there, its function body where the provider has kernels for every operator it
+        calls, else onnxruntime runs the node on its CPU provider (when that runs it)."""
+        cpu = table is None
+        table = table or self.table
+        label = f"{table.runtime} {table.version} CPU" if cpu else provider_label(table.provider)
         row = RunsOn(
-            f"{table.runtime} {table.version} CPU",
-            Status.UNKNOWN,
-            "",
-            "",
-            None,
-            RELEASE_URL.format(version=table.version),
-            source=KERNELS_URL.format(version=table.version),
+            label, Status.UNKNOWN, "", "", None, release_url(table), source=kernels_url(table)
         )
         key = (schema.domain, schema.name)
         if schema.domain not in table.opsets:
@@ -178,13 +221,16 @@ class SupportTable:
             return replace(row, status=Status.REGISTERED)
         if schema.since_version not in table.schema_versions.get(key, ()):
             return row
-        kernels = self._kernels(schema.domain, schema.name, schema.since_version)
+        kernels = self._kernels(schema.domain, schema.name, schema.since_version, table)
         if kernels:
             spans = sorted({(k.start, k.end) for k in kernels}, key=lambda s: (s[0], s[1] or 0))
             kinds = sorted({_short(t) for k in kernels for _, types in k.types for t in types})
             versions = ", ".join(_span(*s) for s in spans)
             return replace(row, status=Status.REGISTERED, versions=versions, types=", ".join(kinds))
-        through = self._through_function(schema)
+        through = self._through_function(schema, table=None if cpu else table)
+        if not cpu and not through:
+            on_cpu = self._onnxruntime(schema).status
+            return replace(row, status=Status.ON_CPU if on_cpu.runs else on_cpu)
         status = {True: Status.FUNCTION, None: Status.UNKNOWN}.get(through, Status.NO_VERSION)
         return replace(row, status=status)
 
@@ -198,8 +244,9 @@ class SupportTable:
         alone, since onnx's tests run at the newest opset."""
         rows = [self._onnxruntime(schema)]
         trains = gradients(schema).trains
+        providers = tuple(self._onnxruntime(schema, table) for table in self.providers)
         if not newest:
-            return VersionSupport(tuple(rows), trains, source_url(trains))
+            return VersionSupport(tuple(rows), trains, source_url(trains), providers=providers)
         commit = self.board.commit
         for backend, label in backend_labels(self.board):
             score = self._score(backend, (schema.domain, schema.name))
@@ -210,7 +257,9 @@ class SupportTable:
         documented = onnx_release(self.reference.onnx_version)
         older = any(onnx_release(v) < documented for v in onnx)
         date = self.board.date[:10]
-        return VersionSupport(tuple(rows), trains, source_url(trains), date, ", ".join(onnx), older)
+        return VersionSupport(
+            tuple(rows), trains, source_url(trains), date, ", ".join(onnx), older, providers
+        )
 
 
 _TABLES: dict[int, SupportTable] = {}
@@ -265,7 +314,24 @@ def runtime_support(reference: Reference) -> RuntimeData:
                 for row in found.rows
                 if row.tests is not None
             },
+            providers={
+                row.runtime: KernelAnswer(row.status.value, row.versions, row.types)
+                for row in found.providers
+            },
         )
+    links = RuntimeLinks(
+        onnxruntime=release_url(table),
+        kernels=kernels_url(table),
+        tests={
+            key: SCOREBOARD_URL.format(commit=board.commit, backend=key)
+            for key, _ in backend_labels(board)
+        },
+        trains={trains: source_url(trains) for trains in (BUILDER, ONNX_AD)},
+    )
+    providers = {
+        provider_label(t.provider): ProviderSource(t.version, t.commit, t.released, kernels_url(t))
+        for t in provider_tables()
+    }
     sources = RuntimeSources(
         onnxruntime=table.version,
         onnxruntime_commit=table.commit,
@@ -273,5 +339,7 @@ def runtime_support(reference: Reference) -> RuntimeData:
         provider=table.provider,
         scoreboard_commit=board.commit,
         scoreboard_date=board.date,
+        links=links,
+        providers=providers,
     )
     return sources, answers

@@ -34,6 +34,14 @@ _OPEN_END = 2**31 - 1
 # its Graph constructor turns every Constant node into an initializer
 # (onnxruntime/core/graph/graph.cc).
 RESOLVED_AT_LOAD = frozenset({("", "Constant")})
+# The names readers know providers by, where onnxruntime's differs (DmlExecutionProvider)
+READER_NAMES = {"Dml": "DirectML"}
+
+
+def provider_label(provider: str) -> str:
+    """``CUDA`` for ``CUDAExecutionProvider``, ``DirectML`` for ``DmlExecutionProvider``."""
+    short = provider.removesuffix("ExecutionProvider")
+    return READER_NAMES.get(short, short)
 
 
 @dataclass(frozen=True)
@@ -65,11 +73,17 @@ class KernelTable:
     opsets: dict[str, int]
     schema_versions: dict[tuple[str, str], tuple[int, ...]]
     kernels: dict[tuple[str, str], tuple[Kernel, ...]]
+    tag: str = ""
+    """The tag or commit of onnxruntime's repository the table is read at (``v{version}``
+    when empty: a release)."""
+
+    @property
+    def ref(self) -> str:
+        return self.tag or f"v{self.version}"
 
     @property
     def label(self) -> str:
-        provider = self.provider.removesuffix("ExecutionProvider")
-        return f"{self.runtime} {self.version} {provider}"
+        return f"{self.runtime} {self.version} {provider_label(self.provider)}"
 
     def since_version(self, domain: str, op: str, opset: int) -> int | None:
         """The version of ``op`` that ``opset`` selects in the runtime's schemas, if any."""

@@ -39,7 +39,7 @@ from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import opset_coverage, support_of
-from gendoc.site import coverage, evidence_pages, opsets, tags
+from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
 from gendoc.site.markup import description, diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.page_table import PageSpec, page_specs
@@ -219,6 +219,9 @@ class SiteContent:
 
     def domain_index(self, domain: str) -> str:
         return self.paths.domain_index(domain)
+
+    def matrix_page(self, domain: str) -> str:
+        return runtime_matrix.matrix_page(self, domain)
 
     def markdown_link(self, op: Operator) -> str:
         """The operator's Markdown beside its page (see :mod:`gendoc.site.published`), as a

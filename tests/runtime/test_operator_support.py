@@ -13,8 +13,8 @@ from onnx import TensorProto, helper
 from gendoc.collect.installed import reference as installed_reference
 from gendoc.collect.model_file import read_model
 from gendoc.model.reference import Reference
-from gendoc.runtime.answers import Status, check_node
-from gendoc.runtime.operator_support import runtime_support, support_of
+from gendoc.runtime.answers import Status, check_node, check_on_provider
+from gendoc.runtime.operator_support import provider_tables, runtime_support, support_of
 from gendoc.runtime.ort_kernels import from_record, load_record
 
 # Operators of one float input: a one-node model is enough to ask the command about each version
@@ -52,5 +52,16 @@ def test_each_version_gets_the_commands_answer(tmp_path: Path, detailed: Referen
                 site is Status.FUNCTION,
             ), (name, schema.since_version, command, site)
             seen.add(site)
-    # the versions checked cover a kernel, a function body and a refusal
-    assert {Status.REGISTERED, Status.FUNCTION} <= seen and any(s.runs is False for s in seen)
+            # each other provider: registered, through its function or on CPU, alike in the
+            # command and the site
+            rows = support_of(detailed, schema, False).providers
+            for provider, row in zip(provider_tables(), rows, strict=True):
+                asked = check_on_provider(provider, table, used).status
+                where = (name, schema.since_version, provider.provider, asked, row.status)
+                assert asked.runs == row.status.runs, where
+                if asked.runs:
+                    assert asked is row.status, where
+                seen.add(row.status)
+    # the versions checked cover a kernel, a function body, a refusal and a CPU fallback
+    assert {Status.REGISTERED, Status.FUNCTION, Status.ON_CPU} <= seen
+    assert any(s.runs is False for s in seen)

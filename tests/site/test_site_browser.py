@@ -707,6 +707,15 @@ def operator_versions_in(version: int) -> set[str]:
     return found
 
 
+def matrix_fits(page, width: int) -> bool:
+    """Whether the page and its matrix are no wider than the window (no sideways scroll)."""
+    page_width, table, shown = page.evaluate(
+        "(() => { const t = document.querySelector('article table');"
+        " return [document.documentElement.scrollWidth, t.scrollWidth, t.clientWidth]; })()"
+    )
+    return page_width <= width and table <= shown
+
+
 def matrix_rows(page) -> set[str]:
     return set(page.locator("article table tbody tr:visible td:first-child a").all_inner_texts())
 
@@ -725,6 +734,15 @@ def test_the_matrix_shows_the_operator_set_chosen(browser, page, site_url: str, 
     plain.close()
     page.goto(matrix)
     assert matrix_rows(page) == operator_versions_in(newest)
+    # a column per onnxruntime provider, and no sideways scrolling on a desktop or a phone
+    heads = page.locator("article table thead th").all_inner_texts()
+    assert {"CUDA", "DirectML"} <= set(heads)
+    assert matrix_fits(page, 1280)
+    phone = browser.new_context(viewport={"width": 390, "height": 844})
+    small = phone.new_page()
+    small.goto(matrix)
+    assert matrix_fits(small, 390)
+    phone.close()
     page.locator("select.gd-opset-filter").select_option("13")
     assert matrix_rows(page) == operator_versions_in(13)
     assert page.locator(".gd-opset-shown").inner_text() == "13"

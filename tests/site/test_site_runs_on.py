@@ -24,6 +24,7 @@ LABELS = {
     "no kernel for this version": "no kernel",
     "domain unknown to the runtime": "domain unknown",
     "opset newer than the runtime reads": "opset too new",
+    "no kernel in this provider: runs on the CPU provider": "on CPU",
     "unknown": "unknown",
 }
 
@@ -48,10 +49,11 @@ class RunsOnTables(HTMLParser):
         self.version = 0
         self.rows: dict[int, list[list[tuple[str, str]]]] = {}
         self.trains: dict[int, tuple[str, str]] = {}
+        self.also: dict[int, tuple[str, str]] = {}
         self.ids: set[str] = set()
         self._cell: list[str] | None = None
         self._href = ""
-        self._in_table = self._in_trains = False
+        self._in_table = self._in_trains = self._in_also = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
@@ -68,6 +70,8 @@ class RunsOnTables(HTMLParser):
             self._cell, self._href = [], ""
         elif tag == "p" and found.get("class") == "gd-trains":
             self._cell, self._href, self._in_trains = [], "", True
+        elif tag == "p" and not found and self.version in self.rows:
+            self._cell, self._href, self._in_also = [], "", True
         elif tag == "a" and self._cell is not None:
             self._href = found.get("href") or ""
 
@@ -80,6 +84,11 @@ class RunsOnTables(HTMLParser):
         elif tag == "p" and self._in_trains:
             self.trains[self.version] = ("".join(self._cell or []), self._href)
             self._cell, self._in_trains = None, False
+        elif tag == "p" and self._in_also:
+            text = "".join(self._cell or [])
+            if text.startswith("Also registered for: "):
+                self.also[self.version] = (text, self._href)
+            self._cell, self._in_also = None, False
 
     def handle_data(self, data: str) -> None:
         if self._cell is not None:
@@ -107,6 +116,22 @@ def test_pages_show_the_table_the_matrix_and_the_opset_coverage(
     )
     matrix = site.render("opsets/ai.onnx/runtimes.md", "en").text
     assert ">Relu-14</a>" in matrix and "registered" in matrix
+    # a column per provider, each cell the export's answer for that provider
+    _, answers = runtime_support(detailed)
+    for name in ("Relu", "Det"):
+        version = detailed.operator("", name).versions[-1].since_version
+        row = re.search(rf">{name}-{version}</a></td>(.*?)</tr>", matrix)
+        assert row is not None
+        cells = dict(re.findall(r'<td data-label="([^"]+)">([^<]*)</td>', row.group(1)))
+        exported = answers["", name, version].providers
+        assert {p: cells[p] for p in ("CUDA", "DirectML")} == {
+            p: LABELS[a.status] for p, a in exported.items()
+        }
+    # checked by hand in onnxruntime's table at the recorded commit: CUDA has Relu-14, no Det
+    assert answers["", "Relu", 14].providers["CUDA"].status == "registered"
+    assert answers["", "Det", 22].providers["CUDA"].status == (
+        "no kernel in this provider: runs on the CPU provider"
+    )
     newest = max(o.version for o in site.opsets(""))
     coverage = opset_coverage(detailed, site.opsets("")[-1].schemas)
     page = site.render(f"opsets/ai.onnx/{newest}.md", "en").text
@@ -139,6 +164,8 @@ def test_each_table_is_the_exports_answer_and_links_its_sources(
             runtime, kernel, versions, types, _ = ort
             assert runtime == (f"onnxruntime {sources.onnxruntime} CPU", runtime[1])
             assert runtime[1].endswith(f"/releases/tag/v{sources.onnxruntime}")
+            # the export carries the links the cells have (sources.links)
+            assert sources.links is not None and runtime[1] == sources.links.onnxruntime
             status = exported.onnxruntime.status
             assert kernel[0] == LABELS[status], (name, schema.since_version)
             seen.add(status)
@@ -147,6 +174,7 @@ def test_each_table_is_the_exports_answer_and_links_its_sources(
                 assert kernel[1][1:] in page.ids
             else:
                 assert kernel[1].startswith(kernels) and kernel[1].endswith("OperatorKernels.md")
+                assert kernel[1] == sources.links.kernels
             # the versions and types beside the kernel answer come from the table it links
             for cell, value in (
                 (versions, exported.onnxruntime.versions),
@@ -163,9 +191,20 @@ def test_each_table_is_the_exports_answer_and_links_its_sources(
                     f"https://github.com/onnx/backend-scoreboard/blob/{sources.scoreboard_commit}"
                     f"/results/{backend}/stable/ops.json"
                 )
+                assert tests[1] == sources.links.tests[backend]
             assert shown == {b: (t.passed, t.failed, t.skipped) for b, t in exported.tests.items()}
             trains, link = page.trains[schema.since_version]
             assert trains == f"Trains: {exported.trains}"
+            assert link == sources.links.trains.get(exported.trains, "")
+            # the other providers with a kernel in their table: one line, to the matrix
+            also = [name for name, a in exported.providers.items() if a.versions]
+            assert set(exported.providers) == set(sources.providers) == {"CUDA", "DirectML"}
+            if also:
+                text, href = page.also[schema.since_version]
+                assert text == f"Also registered for: {', '.join(also)}"
+                assert href.startswith("../../opsets/ai.onnx/runtimes.html")
+            else:
+                assert schema.since_version not in page.also
             seen.add(exported.trains)
             if exported.trains == "gradient builder":
                 assert f"/onnxruntime/blob/{builders}/" in link
