@@ -84,14 +84,20 @@ test: setup browser-deps lint
 	  $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-## bench: every script in benchmarks/ with its defaults, one after the other; the README's
-## figures are printed by them (each row of its table names the script and options);
+## bench: every script in benchmarks/ with its defaults, one after the other, their output
+## also saved in build/bench.log; the README's figures are printed by them (each row of its
+## table names the script and options), which benchmarks/shared/readme_figures.py checks last;
 ## ONNX_SRC=DIR, an onnx checkout at the installed version, for benchmarks/suggest_patch.py
+BENCH_LOG := build/bench.log
 bench: setup
+	@mkdir -p build; rm -f $(BENCH_LOG) $(BENCH_LOG).failed
 	@for script in benchmarks/*.py; do \
 	  echo "== $$script"; \
-	  ONNX_SRC="$(ONNX_SRC)" $(BIN)/python $$script || exit 1; \
-	done
+	  ONNX_SRC="$(ONNX_SRC)" $(BIN)/python -u $$script 2>&1 || echo "$$script" > $(BENCH_LOG).failed; \
+	  test ! -e $(BENCH_LOG).failed || break; \
+	done | tee $(BENCH_LOG)
+	@if [ -e $(BENCH_LOG).failed ]; then echo "failed: $$(cat $(BENCH_LOG).failed)" >&2; exit 1; fi
+	$(BIN)/python benchmarks/shared/readme_figures.py $(BENCH_LOG) README.md
 
 clean:
 	rm -rf build .pytest_cache .ruff_cache

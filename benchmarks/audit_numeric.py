@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import onnx
+from shared.timing import timed_output
 
 from gendoc.audit import audit_reference
 from gendoc.collect.schemas import collect
@@ -29,15 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _timed_cli(*args: str) -> tuple[float, str]:
-    start = time.perf_counter()
-    result = subprocess.run(
-        [sys.executable, "-m", "gendoc", "audit", "--fail-on", "never", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    return time.perf_counter() - start, result.stdout
+    command = [sys.executable, "-m", "gendoc", "audit", "--fail-on", "never", *args]
+    return timed_output(command, cwd=ROOT)
 
 
 def _median(values: list[float]) -> str:

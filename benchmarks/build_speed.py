@@ -15,24 +15,15 @@ and >= 12 (empty cache), the default style within 3x of the floor.
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import onnx
+from shared.timing import installed_python, interleaved_medians, medians_heading
 
 FLOOR = "import onnx.defs; onnx.defs.get_all_schemas_with_history()"
-
-
-def timed(command: list[str], cwd: Path, env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, check=True, capture_output=True, env=env)
-    return time.perf_counter() - start
 
 
 def main() -> None:
@@ -46,11 +37,8 @@ def main() -> None:
         shutil.copy(Path(onnx.__file__).parent / "defs" / "gen_doc.py", script)
         (base / "docs").mkdir()
         gendoc = [sys.executable, "-m", "gendoc", "build", "--out"]
-        # Python as installed runs with its bytecode cache; a sandbox that turns it off
-        # (PYTHONDONTWRITEBYTECODE) would time the compiling of every module instead.
-        python = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        warm = {**python, "GENDOC_CACHE_DIR": str(base / "cache")}
-        empty = {**python, "GENDOC_CACHE_DIR": ""}
+        warm = installed_python(GENDOC_CACHE_DIR=str(base / "cache"))
+        empty = installed_python(GENDOC_CACHE_DIR="")
         commands = {
             "onnx gen_doc.py": ([sys.executable, str(script)], warm),
             "gendoc --style onnx, warm cache": ([*gendoc, f"{base}/g", "--style", "onnx"], warm),
@@ -58,18 +46,12 @@ def main() -> None:
             "gendoc (default style), warm cache": ([*gendoc, str(base / "d")], warm),
             "floor (import + get_all_schemas_with_history)": ([sys.executable, "-c", FLOOR], warm),
         }  # fmt: skip
-        for command, env in commands.values():  # warm-up: file cache, gendoc's snippet cache
-            timed(command, base, env)
-        times: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(runs):
-            for name, (command, env) in commands.items():
-                times[name].append(timed(command, base, env))
+        medians = interleaved_medians(commands, runs, cwd=base)
         for name in ("Operators.md", "Changelog.md", "Operators-ml.md", "Changelog-ml.md"):
             expected = (base / "docs" / name).read_bytes()
             same = expected == (base / "g" / name).read_bytes() == (base / "e" / name).read_bytes()
             print(f"{name}: {'identical' if same else 'DIFFERENT'}")
-    medians = {name: statistics.median(t) for name, t in times.items()}
-    print(f"onnx {onnx.__version__}, Python {sys.version.split()[0]}, {runs} runs, medians:")
+    print(medians_heading(runs))
     for name, value in medians.items():
         print(f"  {name:48s} {value:7.3f} s")
     gen_doc, warm, empty, default, floor = medians.values()

@@ -21,11 +21,12 @@ start = time.perf_counter()
 
 import argparse  # noqa: E402  (timed imports)
 import json  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 
+from shared.timing import timed_output  # noqa: E402
+
 from gendoc.collect.schemas import collect  # noqa: E402
-from gendoc.evidence.sources import default_sources  # noqa: E402
+from gendoc.evidence.sources import default_sources, live_onnx_ad_source  # noqa: E402
 
 BUDGET = 60.0
 
@@ -43,11 +44,11 @@ def time_sources() -> None:
 
 
 def time_onnx_ad_live() -> None:
-    from gendoc.evidence.sources import source as registered
-
+    """onnx-ad itself run on every operator (the registered source answers from its record)."""
     began = time.perf_counter()
     schemas = [op.latest for op in collect(with_examples=False).operators("")]
-    source = registered("onnx-ad")
+    source = live_onnx_ad_source()
+    print(f"onnx-ad live: {source.status.text}")
     for schema in schemas:
         source.evaluate(schema)
     elapsed = time.perf_counter() - began
@@ -59,10 +60,8 @@ def time_audit(jobs: int) -> None:
         *(sys.executable, "-m", "gendoc", "audit", "--evidence", "--numeric"),
         *("--jobs", str(jobs), "--format", "json", "--fail-on", "never"),
     ]
-    began = time.perf_counter()
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
-    wall = time.perf_counter() - began
-    report = json.loads(done.stdout)
+    wall, printed = timed_output(command)
+    report = json.loads(printed)
     coverage = report["numeric"]["coverage"]
     print(f"$ {' '.join(command[1:])}")
     print(

@@ -157,16 +157,23 @@ def _big_model(folder: Path) -> Path:
 # pages of the benchmark the child was forked from).
 _MEMORY = """
 import re, sys
-from gendoc.commands.support import run
-run(sys.argv[1], ["onnxruntime"], out=open("/dev/null", "w"))
+from gendoc.commands.support import report
+from gendoc.runtime.support_report import format_support
+format_support(report(sys.argv[1], ["onnxruntime"]), "text")
 status = open("/proc/self/status").read()
 print(int(re.search(r"VmHWM:\\s+(\\d+) kB", status).group(1)) // 1024)
 """
 
 
-def costs(runs: int) -> None:
-    from gendoc.commands.support import run
+def support_text(model: Path) -> str:
+    """What ``gendoc support MODEL --runtime onnxruntime`` prints."""
+    from gendoc.commands.support import report
+    from gendoc.runtime.support_report import format_support
 
+    return format_support(report(model, ["onnxruntime"]), "text")
+
+
+def costs(runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = _big_model(Path(tmp))
         size = sum(p.stat().st_size for p in Path(tmp).iterdir()) / 1e6
@@ -180,13 +187,12 @@ def costs(runs: int) -> None:
         )
     light = Path(onnx.__file__).parent / "backend" / "test" / "data" / "light"
     largest = max(light.glob("*.onnx"), key=lambda p: p.stat().st_size)
-    with open("/dev/null", "w") as sink:
-        run(largest, ["onnxruntime"], out=sink)
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            run(largest, ["onnxruntime"], out=sink)
-            times.append(time.perf_counter() - start)
+    support_text(largest)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        support_text(largest)
+        times.append(time.perf_counter() - start)
     print(
         f"largest light model ({largest.name}, {largest.stat().st_size // 1000} KB), warm: "
         f"median {statistics.median(times):.3f} s over {runs} runs (target < 1 s)"

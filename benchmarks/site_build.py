@@ -30,22 +30,20 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import onnx
+from shared.browser import CHROMIUM, chromium_page, served
+from shared.timing import timed_with_cpu
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE_CONFIG = "site_name: ONNX operators\ntheme:\n  name: material\n"
-CHROMIUM = Path("/usr/bin/chromium")
 # A query per language, typed into the site's search as a reader would.
 QUERIES = {"en": "conv", "zh": "可微"}
 # The site's own files the search fetches besides Pagefind's: operator names, glossary terms.
@@ -67,25 +65,14 @@ TARGETS = {
 }
 
 
-def cpu_of_children() -> float:
-    """User and system CPU seconds of every finished child process and its waited-for children."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
-
-
 def mkdocs_build(config: Path, out: Path, cache: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one build: the CPU of mkdocs and every process it starts
     (Pagefind, the example reader), which the wall time hides while a second core is free."""
-    cpu = cpu_of_children()
-    start = time.perf_counter()
-    subprocess.run(
+    return timed_with_cpu(
         [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(config), "-d", str(out)],
+        {**os.environ, "GENDOC_CACHE_DIR": str(cache), "NO_MKDOCS_2_WARNING": "1"},
         cwd=ROOT,
-        env={**os.environ, "GENDOC_CACHE_DIR": str(cache), "NO_MKDOCS_2_WARNING": "1"},
-        check=True,
-        capture_output=True,
     )
-    return time.perf_counter() - start, cpu_of_children() - cpu
 
 
 def baseline_project(base: Path) -> Path:
@@ -106,57 +93,24 @@ def folder_size(folder: Path) -> int:
     return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_listening(port: int) -> None:
-    for _ in range(100):
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise SystemExit(f"the local web server did not start on port {port}")
-
-
 def search_payload(site: Path, lang: str, query: str) -> Counter[str]:
     """Bytes fetched for the search, by file kind, from loading the page to the first results."""
-    from playwright.sync_api import sync_playwright
-
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "-b", "127.0.0.1", "-d", str(site)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     fetched: Counter[str] = Counter()
-    try:
-        wait_listening(port)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
-            )
-            page = browser.new_page()
-            prefix = "" if lang == "en" else f"{lang}/"
-            page.goto(f"http://127.0.0.1:{port}/{prefix}index.html")
+    with served(site) as root, chromium_page() as page:
+        prefix = "" if lang == "en" else f"{lang}/"
+        page.goto(f"{root}/{prefix}index.html")
 
-            def record(request) -> None:
-                name = urlsplit(request.url).path.rsplit("/", 1)[-1]
-                if "/pagefind/" in request.url or name in SEARCH_ASSETS:
-                    kind = KINDS.get(name.rsplit(".", 1)[-1], name)
-                    fetched[kind] += request.sizes()["responseBodySize"]
+        def record(request) -> None:
+            name = urlsplit(request.url).path.rsplit("/", 1)[-1]
+            if "/pagefind/" in request.url or name in SEARCH_ASSETS:
+                kind = KINDS.get(name.rsplit(".", 1)[-1], name)
+                fetched[kind] += request.sizes()["responseBodySize"]
 
-            page.on("requestfinished", record)
-            page.locator(".gd-search__toggle").click()
-            page.locator(".gd-search__input").fill(query)
-            page.locator(".gd-search__result > a").first.wait_for()
-            page.wait_for_load_state("networkidle")
-            browser.close()
-    finally:
-        server.terminate()
-        server.wait()
+        page.on("requestfinished", record)
+        page.locator(".gd-search__toggle").click()
+        page.locator(".gd-search__input").fill(query)
+        page.locator(".gd-search__result > a").first.wait_for()
+        page.wait_for_load_state("networkidle")
     return fetched
 
 

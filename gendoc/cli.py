@@ -249,9 +249,12 @@ def run_diff(args: argparse.Namespace) -> int:
 
 def run_support(args: argparse.Namespace) -> int:
     """``gendoc support``: exit 1 when a runtime asked refuses an operator."""
-    from gendoc.commands.support import run
+    from gendoc.commands.support import report
+    from gendoc.runtime.support_report import format_support
 
-    return run(args.model, args.runtime, training=args.training, report_format=args.format)
+    found = report(args.model, args.runtime, training=args.training)
+    sys.stdout.write(format_support(found, args.format))
+    return found.exit_status()
 
 
 def run_audit(args: argparse.Namespace) -> int:

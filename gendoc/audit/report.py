@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from gendoc.audit.findings import RULES, Finding, Severity
 from gendoc.audit.weigh import SourceReport
 from gendoc.evidence.numeric import EVIDENCE_NOTE, NumericResult
+from gendoc.present.outputs import OUTPUTS, Group, Output
 from gendoc.present.render import render_report
 from gendoc.present.visible import visible_json
 
@@ -95,19 +96,20 @@ class AuditReport:
         }
 
 
-def _render(template: str, report: AuditReport, lang: str) -> str:
-    return render_report(
-        template,
-        lang,
-        report=report,
-        rules=list(RULES.values()),
-        evidence_note=EVIDENCE_NOTE,
-    )
+def _context(report: AuditReport) -> dict[str, object]:
+    """What the audit's templates show: the report, every rule, the note on the evidence."""
+    return {"report": report, "rules": list(RULES.values()), "evidence_note": EVIDENCE_NOTE}
+
+
+AUDIT_TEXT = OUTPUTS.register(Output("audit", Group.REPORT, "cli/audit.txt.j2", _context))
+AUDIT_MARKDOWN = OUTPUTS.register(
+    Output("audit markdown", Group.REPORT, "cli/audit.md.j2", _context)
+)
 
 
 def format_text(report: AuditReport, lang: str = "en") -> str:
     """One line per finding, the numeric coverage and the summary, for a terminal or a log."""
-    return _render("cli/audit.txt.j2", report, lang)
+    return render_report(AUDIT_TEXT, lang, report=report)
 
 
 def format_json(report: AuditReport, lang: str = "en") -> str:
@@ -117,7 +119,7 @@ def format_json(report: AuditReport, lang: str = "en") -> str:
 
 def format_markdown(report: AuditReport, lang: str = "en") -> str:
     """A Markdown page: findings, rules and the numeric evidence, in ``lang``."""
-    return _render("cli/audit.md.j2", report, lang)
+    return render_report(AUDIT_MARKDOWN, lang, report=report)
 
 
 FORMATTERS: dict[ReportFormat, Callable[[AuditReport, str], str]] = {

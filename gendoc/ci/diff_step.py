@@ -9,7 +9,7 @@ nothing from the repository. It reads from the action's folder:
 - ``head/head.json``: the pull request's snapshot, the artifact the first job
   uploaded. That job ran the pull request's code, so the file is data to check:
   a regular file (not a link) of at most :data:`MAX_SNAPSHOT_BYTES`, that
-  :func:`~gendoc.model.snapshot.load_snapshot` accepts as a snapshot;
+  :func:`~gendoc.model.snapshot_read.load_snapshot` accepts as a snapshot;
 - beside each, the modules of the ``schemas`` input that its side does not have
   (:func:`~gendoc.ci.runner.missing_file`), a JSON list of names that must be
   among that input, turned into notes here.

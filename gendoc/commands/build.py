@@ -37,7 +37,7 @@ def source_reference(schemas: Sequence[str] = (), snapshot: Path | None = None) 
         return installed.reference(schemas)
     if schemas:
         raise UsageError("--schemas and --from exclude each other: the snapshot holds them")
-    from gendoc.model.snapshot import load_snapshot
+    from gendoc.model.snapshot_read import load_snapshot
 
     return load_snapshot(snapshot)
 

@@ -15,7 +15,8 @@ from pathlib import Path
 from gendoc.errors import UsageError
 from gendoc.model.compare import DiffReport, Side, compare
 from gendoc.model.reference import Reference
-from gendoc.model.snapshot import INSTALLED, load_snapshot
+from gendoc.model.snapshot import INSTALLED
+from gendoc.model.snapshot_read import load_snapshot
 from gendoc.model.type_strings import tensor_element_types
 
 MAX_SNAPSHOT_BYTES = 32 * 1024 * 1024

@@ -7,12 +7,8 @@ one refuses an operator, 2 for a file that is not a model or an unknown runtime.
 
 from __future__ import annotations
 
-import enum
-import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TextIO
 
 from gendoc.errors import UsageError
 from gendoc.runtime.model_report import (
@@ -24,17 +20,11 @@ from gendoc.runtime.model_report import (
     reference_runtime,
 )
 
-__all__ = ["RUNTIMES", "ReportFormat", "report", "run"]
+__all__ = ["RUNTIMES", "report"]
 
 RUNTIMES = ("onnxruntime", "onnxruntime:CPU", "onnxruntime:<provider>", "onnx-reference")
 """The ``--runtime`` choices: ``<provider>`` is one that onnxruntime's generated kernel table
 lists (:func:`gendoc.runtime.ort_kernel_doc.provider_names`: CUDA, DirectML...)."""
-
-
-class ReportFormat(enum.StrEnum):
-    TEXT = "text"
-    JSON = "json"
-    MARKDOWN = "markdown"
 
 
 def _runtimes(names: Sequence[str], onnx_version: str, newest_opset: int) -> list[Runtime]:
@@ -73,27 +63,3 @@ def report(
     chosen = _runtimes(runtimes, onnx.__version__, onnx.defs.onnx_opset_version())
     read = read_model(Path(model))
     return build_report(read, chosen, scoreboard(), onnx.__version__, training)
-
-
-def render(found: SupportReport, report_format: ReportFormat) -> str:
-    """The report as text, JSON or Markdown."""
-    if report_format is ReportFormat.JSON:
-        return json.dumps(found.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    from gendoc.present.render import render_report
-
-    suffix = "md" if report_format is ReportFormat.MARKDOWN else "txt"
-    return render_report(f"cli/support.{suffix}.j2", report=found)
-
-
-def run(
-    model: Path | str,
-    runtimes: Sequence[str] = (),
-    *,
-    training: bool = False,
-    report_format: ReportFormat = ReportFormat.TEXT,
-    out: TextIO | None = None,
-) -> int:
-    """Write the report for ``model`` to ``out`` (stdout) and return the exit status."""
-    found = report(model, runtimes, training=training)
-    (out or sys.stdout).write(render(found, ReportFormat(report_format)))
-    return found.exit_status()

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from gendoc.catalogs.i18n import N_, Term
 from gendoc.evidence.interface import Basis, Verdict
@@ -280,7 +280,7 @@ def settle(weighed: Sequence[tuple[Schema, Sequence[Suggestion]]]) -> list[list[
             if s.current is not UNDEFINED or s.rule == "schema":
                 continue
             others = [o for o in by_op[(schema.domain, schema.name)] if o is not schema]
-            settled[key] = _settle_one(schema, s, param, others, schemas, found)
+            settled[key] = _settle_one(schema, s, param, _Known(others, schemas, found))
     return [[settled[_key(s)] for s in suggestions] for _, suggestions in weighed]
 
 
@@ -292,18 +292,21 @@ def _nearest(schema: Schema, others: Iterable[Schema]) -> list[Schema]:
     return sorted(others, key=lambda o: (abs(o.since_version - schema.since_version), o.name))
 
 
-def _settle_one(
-    schema: Schema,
-    s: Suggestion,
-    param: Parameter,
-    others: Sequence[Schema],
-    schemas: Sequence[Schema],
-    found: dict[Key, Suggestion],
-) -> Suggestion:
-    ref = s.parameter
+@dataclass(frozen=True)
+class _Known:
+    """What settling one parameter of a version looks at besides it: the other versions
+    of its operator, every schema weighed, and the verdicts found before settling."""
+
+    others: Sequence[Schema]
+    schemas: Sequence[Schema]
+    found: dict[Key, Suggestion]
+
+
+def _settle_one(schema: Schema, s: Suggestion, param: Parameter, known: _Known) -> Suggestion:
+    ref, found = s.parameter, known.found
     tagged = [
         (o, found[(o.domain, o.name, o.since_version, ref)])
-        for o in _nearest(schema, others)
+        for o in _nearest(schema, known.others)
         if (o.domain, o.name, o.since_version, ref) in found
         and found[(o.domain, o.name, o.since_version, ref)].current is not UNDEFINED
     ]
@@ -311,7 +314,7 @@ def _settle_one(
     if schema.name in CONTROL_FLOW and undisputed:
         return _as_tagged(s, *undisputed[0], Strength.STRONG, "pass-through")
     if s.strength is not Strength.STRONG:
-        shared = _shared(schema, s, param, others, schemas, found)
+        shared = _shared(schema, s, param, known)
         if shared is not None:
             s = shared
     contradicted = next(
@@ -352,27 +355,24 @@ def _verdict_for(tag: Differentiability) -> Verdict:
     return Verdict.GRADIENT if tag is DIFF else Verdict.REFUSED
 
 
-def _shared(
-    schema: Schema,
-    s: Suggestion,
-    param: Parameter,
-    others: Sequence[Schema],
-    schemas: Sequence[Schema],
-    found: dict[Key, Suggestion],
-) -> Suggestion | None:
+def _shared(schema: Schema, s: Suggestion, param: Parameter, known: _Known) -> Suggestion | None:
     """The firm verdict of a peer: the same parameter in a version with the same interface
     and text, or in an operator of the same family; ``None`` when peers disagree or none
     is firm."""
-    ref = s.parameter
+    ref, found = s.parameter, known.found
     peers: list[Schema] = []
-    for o in _nearest(schema, others):
+    for o in _nearest(schema, known.others):
         theirs = _params(o).get(ref)
         if theirs is not None and (schema.name in ONE_MATHEMATICS or _same_text(theirs, param)):
             peers.append(o)
     family = next((f for f in FAMILIES if (schema.name, ref.part, ref.name) in f), frozenset())
     peers += _nearest(
         schema,
-        (o for o in schemas if o.name != schema.name and (o.name, ref.part, ref.name) in family),
+        (
+            o
+            for o in known.schemas
+            if o.name != schema.name and (o.name, ref.part, ref.name) in family
+        ),
     )
     firm = [
         (o, t, verdict)

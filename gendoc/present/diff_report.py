@@ -14,6 +14,7 @@ from dataclasses import asdict
 from gendoc.model.compare import DiffReport, FailOn
 from gendoc.present.annotations import annotations
 from gendoc.present.change_messages import change_message
+from gendoc.present.outputs import DIFF_ANNOTATIONS, DIFF_MARKDOWN
 from gendoc.present.render import render_report
 from gendoc.present.visible import visible_json
 
@@ -47,5 +48,5 @@ def format_diff(
         return visible_json(data) + "\n"
     if fmt == "github":
         shown = annotations(report, fail_on)
-        return render_report("cli/diff.github.j2", lang, report=report, annotations=shown)
-    return render_report("cli/diff.md.j2", lang, report=report)
+        return render_report(DIFF_ANNOTATIONS, lang, report=report, annotations=shown)
+    return render_report(DIFF_MARKDOWN, lang, report=report)

@@ -29,6 +29,7 @@ from gendoc.errors import UsageError
 from gendoc.model.reference import Reference
 from gendoc.present import schema_html_cache
 from gendoc.present.display import Display
+from gendoc.present.outputs import CHANGELOG, OPERATORS, Output
 from gendoc.present.styles import STYLES
 from gendoc.present.visible import visible
 from gendoc.storage.cache import template_cache
@@ -39,28 +40,20 @@ UNDEFINED_MODES = ("tag", "statement")
 
 @dataclass(frozen=True)
 class Document:
-    """One output file: its name, which part of the model it shows, and how.
-
-    ``kind`` is ``Operators`` (one entry per operator, newest version first)
-    or ``Changelog`` (every version, by operator set version); it names the
-    template and the view the template iterates over.
-    """
+    """One file ``gendoc build`` writes: its name, the output it is (:mod:`.outputs`), and
+    which part of the model it shows."""
 
     filename: str
-    kind: str
+    output: Output
     ml: bool
     changelog: str
 
-    @property
-    def template(self) -> str:
-        return f"{self.kind}.md.j2"
-
 
 DOCUMENTS = (
-    Document("Operators.md", "Operators", ml=False, changelog="Changelog.md"),
-    Document("Changelog.md", "Changelog", ml=False, changelog="Changelog.md"),
-    Document("Operators-ml.md", "Operators", ml=True, changelog="Changelog-ml.md"),
-    Document("Changelog-ml.md", "Changelog", ml=True, changelog="Changelog-ml.md"),
+    Document("Operators.md", OPERATORS, ml=False, changelog="Changelog.md"),
+    Document("Changelog.md", CHANGELOG, ml=False, changelog="Changelog.md"),
+    Document("Operators-ml.md", OPERATORS, ml=True, changelog="Changelog-ml.md"),
+    Document("Changelog-ml.md", CHANGELOG, ml=True, changelog="Changelog-ml.md"),
 )
 
 
@@ -232,6 +225,7 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
     """Render one of the four documents of a reference."""
     part = reference.select(ml=document.ml)
     env = environment(options, reference.onnx_version)
+    output = document.output
     context = {
         "reference": part,
         "changelog_file": document.changelog,
@@ -239,10 +233,10 @@ def render_document(reference: Reference, document: Document, options: RenderOpt
         "examples": part.examples,
         "samples": part.samples,
         "options": options,
-        **STYLES[options.style].context(part, document.kind),
+        **output.context(STYLES[options.style], part),
     }
     with template_errors():
-        return env.get_template(f"{options.style}/{document.template}").render(context)
+        return env.get_template(f"{options.style}/{output.template}").render(context)
 
 
 def render_documents(reference: Reference, options: RenderOptions) -> dict[str, str]:
@@ -252,13 +246,14 @@ def render_documents(reference: Reference, options: RenderOptions) -> dict[str, 
 
 
 def render_report(
-    template: str, lang: str = "en", templates: Path | None = None, **context: object
+    output: Output, /, lang: str = "en", templates: Path | None = None, **data: object
 ) -> str:
-    """A text report (``diff``, ``audit`` or ``check`` output) from a template in ``cli/``.
+    """A text report (``diff``, ``audit``, ``check`` or ``support`` output), one entry of the
+    table of outputs: its template, given the context its builder makes of ``data``.
 
     It quotes documents, snapshots and schemas: their control characters come out as
     visible escapes (:func:`~gendoc.present.visible.visible`).
     """
     env = environment(RenderOptions(lang=lang, templates=templates))
     with template_errors():
-        return visible(env.get_template(template).render(context))
+        return visible(env.get_template(output.template).render(output.context(**data)))

@@ -31,8 +31,12 @@ class Style:
     def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
         raise NotImplementedError
 
-    def context(self, reference: Reference, kind: str) -> dict[str, Any]:
-        """The views of ``reference`` that a document of ``kind`` iterates over."""
+    def operators(self, reference: Reference) -> dict[str, Any]:
+        """The views of ``reference`` that the operators document iterates over."""
+        raise NotImplementedError
+
+    def changelog(self, reference: Reference) -> dict[str, Any]:
+        """The views of ``reference`` that the changelog iterates over."""
         raise NotImplementedError
 
 
@@ -40,18 +44,18 @@ class OnnxStyle(Style):
     def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
         return dict(onnx_format.FILTERS)
 
-    def context(self, reference: Reference, kind: str) -> dict[str, Any]:
-        own = {"onnx_own_texts": onnx_format.own_texts(reference)}
-        if kind == "Changelog":
-            return {
-                "changelog": views.changelog_index(reference),
-                "title": "Operator Changelog",
-                **own,
-            }
+    def operators(self, reference: Reference) -> dict[str, Any]:
         return {
             "operators": views.onnx_operator_index(reference),
             "title": "Operator Schemas",
-            **own,
+            "onnx_own_texts": onnx_format.own_texts(reference),
+        }
+
+    def changelog(self, reference: Reference) -> dict[str, Any]:
+        return {
+            "changelog": views.changelog_index(reference),
+            "title": "Operator Changelog",
+            "onnx_own_texts": onnx_format.own_texts(reference),
         }
 
 
@@ -59,13 +63,17 @@ class GendocStyle(Style):
     def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
         return display.filters()
 
-    def context(self, reference: Reference, kind: str) -> dict[str, Any]:
-        view = (
-            {"changelog": views.changelog_index(reference)}
-            if kind == "Changelog"
-            else {"operators": views.operator_index(reference)}
-        )
-        return {**view, "counts": tally_schemas(reference.schemas)}
+    def operators(self, reference: Reference) -> dict[str, Any]:
+        return {
+            "operators": views.operator_index(reference),
+            "counts": tally_schemas(reference.schemas),
+        }
+
+    def changelog(self, reference: Reference) -> dict[str, Any]:
+        return {
+            "changelog": views.changelog_index(reference),
+            "counts": tally_schemas(reference.schemas),
+        }
 
 
 STYLES: dict[str, Style] = {

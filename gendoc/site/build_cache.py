@@ -40,6 +40,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
 import gendoc
+from gendoc.present.outputs import OUTPUTS
 from gendoc.site.content import templates_key
 from gendoc.site.pages import SiteContent
 from gendoc.site.rendered import Rendered
@@ -72,6 +73,7 @@ def content_key(content: SiteContent) -> str:
         repr(content.reference),
         repr(content.findings),
         templates_key(content.templates),
+        OUTPUTS.key(),
         source_key(),
         f"directory_urls={content.directory_urls}",
     )

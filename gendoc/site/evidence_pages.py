@@ -154,13 +154,18 @@ def operators(reference: Reference) -> list[Operator]:
     return [op for op in reference.operators("") if has_evidence(op)]
 
 
-def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
-    """``(path, template, context)`` of the index and of every evidence page, for the site."""
+def index_page(site: SiteLike) -> list[tuple[str, dict[str, Any]]]:
+    """``(path, context)`` of the evidence's index, for the table of the site's pages."""
     import gendoc.site.evidence_pages as helpers
 
-    ops = operators(site.reference)
-    pages = [(EVIDENCE_INDEX, "site/evidence_index.md.j2", {"operators": ops, "evidence": helpers})]
-    for op in ops:
-        path = evidence_page(site.operator_page(op.domain, op.name))
-        pages.append((path, "site/evidence.html.j2", {"op": op, "evidence": helpers}))
-    return pages
+    return [(EVIDENCE_INDEX, {"operators": operators(site.reference), "evidence": helpers})]
+
+
+def operator_pages(site: SiteLike) -> list[tuple[str, dict[str, Any]]]:
+    """``(path, context)`` of every operator's evidence page."""
+    import gendoc.site.evidence_pages as helpers
+
+    return [
+        (evidence_page(site.operator_page(op.domain, op.name)), {"op": op, "evidence": helpers})
+        for op in operators(site.reference)
+    ]

@@ -122,15 +122,22 @@ class SiteLike(Protocol):
     def opsets(self, domain: str) -> tuple[Opset, ...]: ...
 
 
-def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
-    """``(path, template, context)`` of every domain's opset index and opset pages."""
+def index_pages(site: SiteLike) -> list[tuple[str, dict[str, Any]]]:
+    """``(path, context)`` of every domain's index of its operator sets."""
+    return [
+        (site.paths.opsets_index(domain), {"domain": domain, "opsets": site.opsets(domain)})
+        for domain in site.reference.domains
+    ]
+
+
+def opset_pages(site: SiteLike) -> list[tuple[str, dict[str, Any]]]:
+    """``(path, context)`` of the page of every operator set of every domain."""
     pages = []
     for domain in site.reference.domains:
         found = site.opsets(domain)
         index = site.paths.opsets_index(domain)
-        pages.append((index, "site/opsets.md.j2", {"domain": domain, "opsets": found}))
         for before, o, after in zip((None, *found[:-1]), found, (*found[1:], None), strict=True):
             context = {"domain": domain, "opset": o, "before": before, "after": after}
             context["index"] = index
-            pages.append((site.paths.opset_page(domain, o.version), "site/opset.html.j2", context))
+            pages.append((site.paths.opset_page(domain, o.version), context))
     return pages

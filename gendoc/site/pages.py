@@ -29,7 +29,7 @@ from markupsafe import Markup
 from mkdocs.structure.files import File
 from mkdocs.utils import get_relative_url
 
-from gendoc.audit import RULES, Finding, audit_reference
+from gendoc.audit import Finding, audit_reference
 from gendoc.audit.weigh import Weighed
 from gendoc.catalogs import schema_text
 from gendoc.catalogs.i18n import translations
@@ -42,18 +42,14 @@ from gendoc.runtime.operator_support import opset_coverage, support_of
 from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
 from gendoc.site.markup import description, diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
+from gendoc.site.page_table import PageSpec, page_specs
 from gendoc.site.parts import Parts, folder_of
 from gendoc.site.paths import PagePaths, markdown_url
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
 from gendoc.storage.resources import templates_root
 
-OPERATORS_INDEX = "operators/index.md"
-COVERAGE_PAGE = "coverage.md"
-COVERAGE_CHART = "coverage.svg"
-AUDIT_PAGE = "audit.md"
 FOOTER = "site/footer.html.j2"
-STATIC_RULES = [rule for rule in RULES.values() if not (rule.numeric or rule.evidence)]
 
 
 def relative(source: str, target: str) -> str:
@@ -97,15 +93,6 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
 def static_findings(reference: Reference) -> list[Finding]:
     """The findings of the audit's static checks (fast: no operator is run)."""
     return list(audit_reference(reference).findings)
-
-
-@dataclass(frozen=True)
-class PageSpec:
-    """One generated file: its template and the model objects it shows."""
-
-    path: str
-    template: str
-    context: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(eq=False)
@@ -166,29 +153,8 @@ class SiteContent:
 
     @cached_property
     def pages(self) -> dict[str, PageSpec]:
-        specs = [
-            PageSpec(OPERATORS_INDEX, "site/operators.md.j2"),
-            PageSpec(COVERAGE_PAGE, "site/coverage.md.j2"),
-            PageSpec(COVERAGE_CHART, "site/coverage.svg.j2"),
-            PageSpec(AUDIT_PAGE, "site/audit.md.j2", {"rules": STATIC_RULES}),
-        ]
-        for domain in self.reference.domains:
-            operators = list(self.reference.operators(domain))
-            specs.append(
-                PageSpec(
-                    self.domain_index(domain),
-                    "site/domain.md.j2",
-                    {"domain": domain, "operators": operators},
-                )
-            )
-            specs += [
-                PageSpec(self.operator_page(domain, op.name), "site/operator.html.j2", {"op": op})
-                for op in operators
-            ]
-        specs += [PageSpec(*spec) for spec in evidence_pages.specs(self)]
-        specs += [PageSpec(*spec) for spec in opsets.specs(self)]
-        specs += [PageSpec(*spec) for spec in runtime_matrix.specs(self)]
-        return {spec.path: spec for spec in specs}
+        """Every generated file, of every kind of page in the table (:mod:`.page_table`)."""
+        return page_specs(self)
 
     @cached_property
     def operator_domains(self) -> dict[str, str]:

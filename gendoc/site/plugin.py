@@ -28,17 +28,16 @@ into their folders), and each process has Pagefind index the pages of the
 languages it built, one index per ``<html lang>``; the first joins the
 parts once every language is written (:mod:`gendoc.site.search_index`).
 
-What a build made is kept for the next one: the generated pages, their
+What the hooks of one build hand each other (the language being built, its store of
+rendered pages, the worker, the search index's parts) is one :class:`~.build_state.SiteBuild`,
+made when the outermost build starts and dropped when it ends; the plugin keeps only
+what its configuration gives. What a build made is kept for the next one: the generated pages, their
 Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
 (:mod:`gendoc.site.search_index`), so a rebuild with nothing changed is cheap.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import shutil
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -59,9 +58,7 @@ from mkdocs.utils.templates import TemplateContext
 
 from gendoc.catalogs.i18n import LANGUAGES, translations
 from gendoc.errors import GendocError
-from gendoc.present import schema_html_cache
 from gendoc.site.build_cache import (
-    Store,
     content_key,
     convert_with_store,
     converter_key,
@@ -71,19 +68,16 @@ from gendoc.site.build_cache import (
     site_store,
     stored_render,
 )
+from gendoc.site.build_state import SiteBuild
 from gendoc.site.content import site_content
-from gendoc.site.languages import Worker, may_fork, start
-from gendoc.site.pages import (
-    AUDIT_PAGE,
-    COVERAGE_PAGE,
-    OPERATORS_INDEX,
-    SiteContent,
-)
+from gendoc.site.languages import may_fork, start
+from gendoc.site.page_table import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, write_site_wide
+from gendoc.site.pages import SiteContent
 from gendoc.site.parts import write_parts
 from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
-from gendoc.site.search_index import Pages, index_pages, merge_bundles, parts_folder
-from gendoc.site.search_ui import panel_attributes, write_terms
+from gendoc.site.search_index import Pages, index_pages, merge_bundles
+from gendoc.site.search_ui import panel_attributes, write_operator_names, write_terms
 from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
 from gendoc.storage.resources import templates_root
@@ -91,9 +85,6 @@ from gendoc.storage.write import refuse_linked_folder, remove_links
 
 # Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
 _NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
-
-# Operator names (lower case) -> their pages, for the search to put an exact name first.
-OPERATOR_NAMES = "assets/operator-names.json"
 
 
 def _unlinked_site(site: Path) -> None:
@@ -123,38 +114,17 @@ class GendocConfig(base.Config):
 class GendocPlugin(BasePlugin[GendocConfig]):
     supports_multiple_instances = False
     content: SiteContent
-    builds_open = 0
-    """Builds started and not finished: the i18n plugin nests one build per language."""
-    command: str | None = None
-    """The mkdocs command running (``build``, ``serve``...), when mkdocs said."""
-    worker: Worker | None = None
-    """The process building the other languages, while it runs."""
-    unread: dict[str, tuple[str, str]]
-    """Generated pages not rendered yet, by ``src_uri``: their language and path."""
-    texts: contextlib.ExitStack | None = None
-    """The outermost build's :func:`gendoc.present.schema_html_cache.remembered` block."""
+    """The site's generated pages and what they show, for this configuration."""
     cache: Path | None
     """The site's cache folder (none when caching is off)."""
-    store: Store
-    """The store of the language being built."""
-    stores: list[Store]
-    """The stores of the languages this process built, saved when the outermost build ends."""
     pages_key: str
     """What the generated pages depend on (see :mod:`gendoc.site.build_cache`)."""
-    site_key = ""
-    """What the Markdown conversions of the language being built depend on, besides the page."""
-    marked: Page | None = None
-    """The domain index the navigation marks while one of its operator pages is written."""
-    parts: dict[str, tuple[tuple[str, str], ...]]
-    """The parts of the pages read and not written yet, by ``src_uri`` (see :mod:`.parts`)."""
-    first_language = ""
-    """The language of the outermost build: the one at the site's root."""
-    index_parts: Path | None = None
-    """Where each language's search index waits to be joined (see :mod:`.search_index`)."""
-    index_parts_owner = 0
-    """The process that made ``index_parts``."""
     published: Published
     """The data and Markdown files published beside the pages (see :mod:`.published`)."""
+    command: str | None = None
+    """The mkdocs command running (``build``, ``serve``...), when mkdocs said."""
+    build: SiteBuild | None = None
+    """The build under way (see :mod:`.build_state`), from its start to its end."""
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         templates = Path(self.config.templates) if self.config.templates else None
@@ -176,12 +146,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         self.command = command
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
-        if self.builds_open == 0:
+        if self.build is None:
             _unlinked_site(Path(config.site_dir))
-            self.first_language = config.theme["language"]
-            self.stores = []
-            self.texts = contextlib.ExitStack()
-            self.texts.enter_context(schema_html_cache.remembered())
+            self.build = SiteBuild(config.theme["language"])
         # The i18n plugin sets the language switcher's links on config.extra as an attribute
         # per page, which hides the item it resets for each language: the next language's
         # 404 page would link the last page of the previous one.
@@ -193,27 +160,20 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if lang in LANGUAGES:
             labels = translations(lang, self.content.templates)
             toc["permalink_title"] = labels.gettext(PERMALINK_TITLE)
-        self.store = site_store(self.cache, lang)
-        self.store.begin()
-        self.stores.append(self.store)
-        self.builds_open += 1
+        self.build.begin_language(lang, site_store(self.cache, lang))
 
     def on_build_error(self, error: Exception) -> None:
-        self.builds_open = 0
-        self._remove_index_parts()
-        if self.texts is not None:
-            self.texts.__exit__(type(error), error, error.__traceback__)  # stores nothing
-            self.texts = None
-        if self.worker is not None:
-            self.worker.stop()
-            self.worker = None
+        if self.build is not None:
+            self.build.fail(error)  # stores nothing
+            self.build = None
 
     def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
         """Each language's 404 page goes into its folder, the root keeps the first one's; the
         first language leaves the sitemap to the worker's last language, which lists all. A
         site without ``site_url`` has no sitemap: its addresses must be absolute."""
         first = config.theme["language"] == self.config.languages[0]
-        if template_name == "sitemap.xml" and (not config.site_url or (first and self.worker)):
+        worker = self.build.worker if self.build else None
+        if template_name == "sitemap.xml" and (not config.site_url or (first and worker)):
             return ""  # mkdocs writes nothing for an empty output
         if template_name != "404.html" or first:
             return output
@@ -222,27 +182,17 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         (folder / "404.html").write_text(output, encoding="utf-8")
         return ""
 
-    def _save_stores(self, built_before: int = 0) -> None:
-        """Keep what the builds of this process rendered and converted, for the next build;
-        in the worker, only the stores of the languages it built (after the first
-        ``built_before``): the first language's is its parent's to save."""
-        if self.texts is not None:
-            self.texts.close()
-            self.texts = None
-        for store in self.stores[built_before:]:
-            store.save()
-
     def _worker_done(self, site: Path, built_before: int, languages: list[str]) -> None:
         """In the worker, its builds over: save their stores, write their Markdown and index
         their folders."""
-        self._save_stores(built_before)
+        self.build.save(built_before)
         for lang in languages:
             self._publish(site, lang)
-            index_pages(site, self.cache, Pages(lang, lang), self._index_parts(site))
+            index_pages(site, self.cache, Pages(lang, lang), self.build.index_folder(site))
 
     def _publish(self, site: Path, lang: str) -> None:
         """Write a language's Markdown files and its llms.txt pair (see :mod:`.published`)."""
-        prefix = "" if lang == self.first_language else f"{lang}/"
+        prefix = "" if lang == self.build.first_language else f"{lang}/"
         try:
             self.published.write_language(site / prefix, lang, prefix)
         except GendocError as exc:
@@ -253,46 +203,34 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         i18n = self._i18n(config)
         if i18n is None:
             return []
-        return [lang for lang in i18n.build_languages if lang != self.first_language]
-
-    def _index_parts(self, site: Path) -> Path:
-        """The folder of this build's index parts, made the first time it is asked for."""
-        if self.index_parts is None:
-            self.index_parts = parts_folder(site)
-            self.index_parts_owner = os.getpid()
-        return self.index_parts
-
-    def _remove_index_parts(self) -> None:
-        """Remove the folder of the index parts, in the process that made it: a failing
-        worker leaves it to its parent, which may still be writing its own part there."""
-        if self.index_parts is not None and self.index_parts_owner == os.getpid():
-            shutil.rmtree(self.index_parts, ignore_errors=True)
-        self.index_parts = None
+        return [lang for lang in i18n.build_languages if lang != self.build.first_language]
 
     @event_priority(-50)  # before the i18n plugin (-100) would build the other languages
     def _leave_languages_to_worker(self, config: MkDocsConfig) -> None:
-        if self.builds_open == 1 and self.worker is not None:
+        if self.build.open == 1 and self.build.worker is not None:
             self._i18n(config).building = True  # the i18n plugin skips them
 
     @event_priority(-200)  # after the i18n plugin has built the other languages
     def _finish(self, config: MkDocsConfig) -> None:
         """Index the finished site with Pagefind, once, when the outermost build ends."""
-        self.builds_open -= 1
-        if self.builds_open > 0:
+        build = self.build
+        build.open -= 1
+        if build.open > 0:
             return
-        self._save_stores()
+        build.save()
         site = Path(config.site_dir)
-        self._write_operator_names(site / OPERATOR_NAMES)
+        write_operator_names(self.content, site)
         write_terms(site)
         others = self._other_languages(config)
-        parts = self._index_parts(site)
+        parts = build.index_folder(site)
         try:
             self.published.write_data(site)
-            self._publish(site, self.first_language)
-            first = Pages(self.first_language, skip=frozenset(others))
+            write_site_wide(self.content, site, build.first_language)
+            self._publish(site, build.first_language)
+            first = Pages(build.first_language, skip=frozenset(others))
             bundles = [index_pages(site, self.cache, first, parts)]
-            if self.worker is not None:  # it indexed the others before it exited
-                worker, self.worker = self.worker, None
+            if build.worker is not None:  # it indexed the others before it exited
+                worker, build.worker = build.worker, None
                 self._i18n(config).building = False
                 worker.wait()
                 bundles += [parts / lang for lang in others]
@@ -304,7 +242,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         finally:
-            self._remove_index_parts()
+            build.remove_index_parts()
+            self.build = None
 
     on_post_build = CombinedEvent(_leave_languages_to_worker, _finish)
 
@@ -313,11 +252,12 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         """Fork the other languages' build, when this is ``mkdocs build``'s first language."""
         i18n = self._i18n(config)
         others = self._other_languages(config)
-        if self.builds_open == 1 and self.command == "build" and others and may_fork():
+        build = self.build
+        if build.open == 1 and self.command == "build" and others and may_fork():
             site = Path(config.site_dir)
-            self._index_parts(site)  # made before the fork: the worker writes into it too
-            finish = partial(self._worker_done, site, len(self.stores))
-            self.worker = start(config, i18n, others, finish)
+            build.index_folder(site)  # made before the fork: the worker writes into it too
+            finish = partial(self._worker_done, site, len(build.languages))
+            build.worker = start(config, i18n, others, finish)
         return nav
 
     @staticmethod
@@ -327,7 +267,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
         drop_unused(files, config.docs_dir)
         for lang in self.config.languages:
-            for path in self.content.pages:
+            for path, spec in self.content.pages.items():
+                if not spec.per_language:
+                    continue  # written once, at the site's root (see _finish)
                 src_uri = f"{lang}/{path}"
                 if files.get_file_from_path(src_uri) is not None:
                     raise PluginError(
@@ -351,15 +293,14 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def _fill_files(self, files: Files, config: MkDocsConfig) -> Files:
         """Generated pages are rendered when mkdocs reads them (:meth:`on_pre_page`), so that
         the other languages' process can start before; other generated files now."""
-        self.unread = {}
-        self.parts = {}
+        language = self.build.language
         for file in files:
             lang, _, path = file.src_uri.partition("/")
             if lang in self.config.languages and path in self.content.pages:
                 file.generated_by = "gendoc"
                 if file.is_documentation_page():
                     file.content_string = ""
-                    self.unread[file.src_uri] = (lang, path)
+                    language.unread[file.src_uri] = (lang, path)
                 else:
                     file.content_string = self._render(lang, path).text
         return files
@@ -369,7 +310,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def _render(self, lang: str, path: str) -> Rendered:
         try:
             return stored_render(
-                self.store,
+                self.build.language.store,
                 digest(self.pages_key, lang, path),
                 partial(self.content.render, path, lang),
             )
@@ -384,16 +325,17 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def on_pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> Page:
         """A generated page is rendered now; one written as HTML is taken in as it is."""
-        unread = self.unread.pop(page.file.src_uri, None)
+        language = self.build.language
+        unread = language.unread.pop(page.file.src_uri, None)
         if unread is not None:
             rendered = self._render(*unread)
             page.file.content_string = rendered.text
             if rendered.parts:
-                self.parts[page.file.src_uri] = rendered.parts
+                language.parts[page.file.src_uri] = rendered.parts
             if rendered.toc is not None:
                 serve_html(page, rendered)
                 return page
-        convert_with_store(self.store, page, self.site_key)
+        convert_with_store(language.store, page, language.site_key)
         return page
 
     def on_page_context(
@@ -402,40 +344,22 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         index = self.content.operator_domains.get(_generated_path(page))
         if index is not None:
             wanted = f"{page.file.src_uri.partition('/')[0]}/{index}"
-            self.marked = next((p for p in nav.pages if p.file.src_uri == wanted), None)
-            if self.marked is not None:
-                self.marked.active = True  # the theme marks it, and its section, in the nav
+            marked = next((p for p in nav.pages if p.file.src_uri == wanted), None)
+            if marked is not None:
+                marked.active = True  # the theme marks it, and its section, in the nav
+            self.build.language.marked = marked
         return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         output = compact_frame(output)
-        parts = self.parts.pop(page.file.src_uri, None)
+        language = self.build.language
+        parts = language.parts.pop(page.file.src_uri, None)
         if parts:
             write_parts(Path(page.file.abs_dest_path), parts, output)
-        if self.marked is not None:
-            self.marked.active = False
-            self.marked = None
+        if language.marked is not None:
+            language.marked.active = False
+            language.marked = None
         return output
-
-    def _write_operator_names(self, path: Path) -> None:
-        """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
-        search put the operator named by the query first (pages relative to a language's root);
-        and the operator sets, under "opset N", for the query that names one.
-        """
-        names: dict[str, set[str]] = {}
-        for schema in self.content.reference.schemas:
-            page = self.content.operator_page(schema.domain, schema.name)
-            page = page.removesuffix(".md") + ".html"
-            names.setdefault(schema.name.lower(), set()).add(page)
-        for domain in self.content.reference.domains:  # "opset 18" finds the opset's page
-            for opset in self.content.opsets(domain):
-                page = self.content.paths.opset_page(domain, opset.version)
-                names.setdefault(f"opset {opset.version}", set()).add(
-                    page.removesuffix(".md") + ".html"
-                )
-        text = json.dumps({name: sorted(pages) for name, pages in sorted(names.items())})
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
 
     def on_serve(
         self, server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., Any]
@@ -457,7 +381,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def _list_domains(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         """List the domain indexes under the section that holds the reference's index."""
-        self.site_key = digest(converter_key(config), files_key(files))
+        self.build.language.site_key = digest(converter_key(config), files_key(files))
         index = next((p for p in nav.pages if _generated_path(p) == OPERATORS_INDEX), None)
         section = index.parent if index else None
         if not isinstance(section, Section):

@@ -49,9 +49,9 @@ def matrix_rows(site: SiteLike, domain: str, newest: int) -> list[MatrixRow]:
     return rows
 
 
-def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
-    """``(path, template, context)`` of every domain's matrix page."""
-    pages = []
+def pages(site: SiteLike) -> list[tuple[str, dict[str, Any]]]:
+    """``(path, context)`` of every domain's matrix page."""
+    listed = []
     backends = backend_labels(scoreboard())
     tables = provider_tables()
     ort_version = kernel_table(prefer_installed=False).version
@@ -70,5 +70,5 @@ def specs(site: SiteLike) -> list[tuple[str, str, dict[str, Any]]]:
                 "kernel_doc": kernel_doc,
                 "kernel_doc_url": kernel_doc_url,
             }
-            pages.append((matrix_page(site, domain), "site/runtimes.html.j2", context))
-    return pages
+            listed.append((matrix_page(site, domain), context))
+    return listed

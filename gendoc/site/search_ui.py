@@ -20,6 +20,8 @@ from gendoc.site.search_words import INDEX_LANGUAGES, glossary_pairs, term_map
 
 # The glossary's terms in both languages, for the search (paths from the site's root).
 TERMS = "assets/search-terms.json"
+# Operator names (lower case) -> their pages, for the search to put an exact name first.
+OPERATOR_NAMES = "assets/operator-names.json"
 TEXTS = "site/search.json.j2"
 
 
@@ -38,3 +40,28 @@ def write_terms(site: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(term_map(glossary_pairs()), ensure_ascii=False, sort_keys=True)
     path.write_text(text, encoding="utf-8")
+
+
+def operator_names(content: SiteContent) -> dict[str, list[str]]:
+    """Pagefind ranks "ConvInteger" above "Conv" for the query "conv"; this list lets the
+    search put the operator named by the query first (pages relative to a language's root);
+    and the operator sets, under "opset N", for the query that names one.
+    """
+    names: dict[str, set[str]] = {}
+    for schema in content.reference.schemas:
+        page = content.operator_page(schema.domain, schema.name)
+        names.setdefault(schema.name.lower(), set()).add(page.removesuffix(".md") + ".html")
+    for domain in content.reference.domains:  # "opset 18" finds the opset's page
+        for opset in content.opsets(domain):
+            page = content.paths.opset_page(domain, opset.version)
+            names.setdefault(f"opset {opset.version}", set()).add(
+                page.removesuffix(".md") + ".html"
+            )
+    return {name: sorted(pages) for name, pages in sorted(names.items())}
+
+
+def write_operator_names(content: SiteContent, site: Path) -> None:
+    """:func:`operator_names` into the site."""
+    path = site / OPERATOR_NAMES
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(operator_names(content)), encoding="utf-8")

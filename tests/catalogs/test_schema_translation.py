@@ -9,7 +9,7 @@ from babel.messages.catalog import Catalog
 
 from gendoc.catalogs.i18n import update_catalog, write_catalog
 from gendoc.catalogs.schema_text import build_template, coverage, paragraphs
-from gendoc.model.snapshot import load_snapshot
+from gendoc.model.snapshot_read import load_snapshot
 from tests.helpers import run_gendoc
 
 MODULE = "tests.custom_schemas.greet"

@@ -22,9 +22,8 @@ from gendoc.model.snapshot import (
     SCHEMA_FILE,
     domain_part,
     encode,
-    load_snapshot,
-    snapshot_from_data,
 )
+from gendoc.model.snapshot_read import load_snapshot, snapshot_from_data
 from gendoc.present.render import DOCUMENTS, RenderOptions
 from gendoc.present.styles import STYLES
 

@@ -35,11 +35,10 @@ from gendoc.model.snapshot import (
     SourceVote,
     domain_part,
     dumps,
-    from_data,
     json_schema_text,
-    load_snapshot,
     snapshot_of,
 )
+from gendoc.model.snapshot_read import from_data, load_snapshot
 from tests.helpers import run_gendoc
 
 V1 = "tests.custom_schemas.diff_v1"

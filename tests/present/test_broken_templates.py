@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from gendoc.errors import UsageError
+from gendoc.present.outputs import CHECK_REPORT
 from gendoc.present.render import render_report
 from tests.helpers import run_gendoc
 
@@ -44,7 +45,7 @@ def test_a_broken_report_template_is_one_line(tmp_path: Path) -> None:
     template.parent.mkdir(parents=True)
     template.write_text("fine\n{{ report.nothing.here }}\n", encoding="utf-8")
     with pytest.raises(UsageError) as refused:
-        render_report("cli/check.txt.j2", templates=tmp_path, report=None)
+        render_report(CHECK_REPORT, templates=tmp_path, report=None)
     assert str(refused.value).startswith(f"{template}:2: UndefinedError:")
     assert "\n" not in str(refused.value)
 
