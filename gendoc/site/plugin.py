@@ -36,6 +36,7 @@ Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import shutil
@@ -168,6 +169,13 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         self.pages_key = content_key(self.content)
+        if self.command == "build":
+            # The model and the theme live until the process ends: out of the garbage
+            # collector's sight, each full collection skips them (0.44 s of collections became
+            # 0.28 s per process where this was measured), and the languages' process, forked
+            # later, shares their memory instead of copying what the collector would touch.
+            # Not under ``mkdocs serve``, whose rebuilds would keep every old model for good.
+            gc.freeze()
         self.cache = site_folder(config)
         self.published = Published(self.content, config.site_url or "", self.pages_key)
         return config
