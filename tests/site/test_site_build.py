@@ -404,8 +404,8 @@ def flipped(old: defs.OpSchema, new: defs.OpSchema) -> bool:
 
 def part(site: Path, lang: str, page_path: str, name: str, section: str) -> str:
     """The section ``section`` of a part file of a page, written beside it (``Cast.html``
-    -> ``Cast.parts/<name>.htm``): the element of that id, up to the end of its element."""
-    text = page(site, lang, f"{page_path.removesuffix('.html')}.parts/{name}.htm")
+    -> ``Cast.<name>.htm``): the element of that id, up to the end of its element."""
+    text = page(site, lang, f"{page_path.removesuffix('.html')}.{name}.htm")
     found = re.search(rf'<(div|section) id="{section}">(.*?)</\1>', text, re.S)
     assert found, (page_path, name, section)
     return found.group(2)
@@ -420,7 +420,7 @@ def test_diffs_between_versions_make_tag_changes_stand_out(site: Path) -> None:
         html = article(page(site, "en", path))
         for old, new in pairwise(versions):
             pair = f"diff-{old.since_version}-{new.since_version}"
-            fetched = f'data-gd-part="{name}.parts/changes-{new.since_version}.htm#{pair}"'
+            fetched = f'data-gd-part="{name}.changes-{new.since_version}.htm#{pair}"'
             assert html.count(f'id="{pair}"') == 1, (name, pair)
             body = part(site, "en", path, f"changes-{new.since_version}", pair)
             if flipped(old, new):
@@ -452,19 +452,20 @@ def test_every_pair_of_versions_has_its_diff_and_the_pages_stay_light(
         for old, new in combinations(versions, 2):
             pair = f"diff-{old.since_version}-{new.since_version}"
             changes = f"changes-{new.since_version}"
-            link = f'<a href="{name}.parts/{changes}.htm#{pair}" data-gd-pair="{old.since_version} '
+            link = f'<a href="{name}.{changes}.htm#{pair}" data-gd-pair="{old.since_version} '
             assert link in html, (path, pair)
             # The comparisons into a version are a page of their own, in the page's language,
             # each a section whose body the picker takes (data-gd-part-body).
-            whole = page(site, lang, f"{path.removesuffix('.html')}.parts/{changes}.htm")
+            whole = page(site, lang, f"{path.removesuffix('.html')}.{changes}.htm")
             assert whole.lstrip().startswith(f'<!doctype html>\n<html lang="{lang}"'), (path, pair)
             body = part(site, lang, path, changes, pair)
             taken = body.split("<div data-gd-part-body>\n", 1)[1].lstrip()
             assert taken.startswith(("<ul", '<pre class="gd-diff-lines">', "<p>")), (path, pair)
-        # One file per version that has an older one, none for the first.
-        folder = site / ("" if lang == "en" else lang) / path.removesuffix(".html")
-        written = sorted(p.name for p in folder.with_suffix(".parts").glob("changes-*.htm"))
-        assert written == sorted(f"changes-{v.since_version}.htm" for v in versions[1:]), path
+        # One file per version that has an older one, none for the first, beside the page.
+        folder = (site / ("" if lang == "en" else lang) / path).parent
+        written = sorted(p.name for p in folder.glob(f"{name}.changes-*.htm"))
+        expected = sorted(f"{name}.changes-{v.since_version}.htm" for v in versions[1:])
+        assert written == expected, path
 
 
 EXAMPLES_HEADING = {"en": "Examples", "zh": "示例"}
@@ -489,7 +490,7 @@ def test_operator_pages_show_onnx_examples_as_code(site: Path, lang: str) -> Non
         for n, example in enumerate(found, 1):
             assert f"<summary><code>{escape(example.summary)}</code></summary>" in html
             code = f'<code class="language-python">{escape(example.code)}</code>'
-            fetched = f'data-gd-part="{name}.parts/examples.htm#example-{n}"'
+            fetched = f'data-gd-part="{name}.examples.htm#example-{n}"'
             if len(code) < INLINE_BELOW - len('<pre class="gd-code"></pre>'):
                 assert code in html and fetched not in html, (name, example.summary)
                 inline += 1

@@ -4,8 +4,8 @@
  * - a folded element naming a part (data-gd-part: a diff between neighbour versions, an
  *   example) gets it when it opens, or at once if it is open already (a diff where a tag
  *   changed) or is the target of the address (#diff-6-9). A part is a section of a file
- *   that holds several (Cast.parts/changes-9.htm#diff-6-9: the diffs into version 9;
- *   Cast.parts/examples.htm#example-3): the file is fetched once, the section taken;
+ *   that holds several (Cast.changes-9.htm#diff-6-9: the diffs into version 9;
+ *   Cast.examples.htm#example-3): the file is fetched once, the section taken;
  * - the "compare" picker (shown here; hidden for a reader without scripts, who has the list
  *   of links to every pair below it) shows the diff of the two versions chosen, fetched
  *   when chosen; a link of the list fills the picker instead of leaving the page. The
