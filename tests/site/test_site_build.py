@@ -26,6 +26,7 @@ from onnx import defs
 
 from gendoc.audit import audit_reference
 from gendoc.collect.schemas import collect
+from gendoc.site import search_index
 from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
 from gendoc.site.parts import INLINE_BELOW
@@ -250,6 +251,27 @@ def every_file(folder: Path) -> dict[str, bytes]:
     return {
         p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
     }
+
+
+def test_the_chinese_index_is_the_one_the_whole_pages_give(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pagefind is given each Chinese page cut down to its marked text; over this site's
+    pages it writes the index it writes from the whole pages, byte for byte, but for the
+    query vocabulary, which loses the words only the theme's frame has."""
+    pages = Pages("zh", "zh")
+    search_index.run_pagefind(site, pages, True, tmp_path / "cut")
+    monkeypatch.setattr(search_index, "marked_text", lambda html, lang: None)
+    search_index.run_pagefind(site, pages, True, tmp_path / "whole")
+    files = {}
+    for name in ("cut", "whole"):
+        folder = tmp_path / name
+        files[name] = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*.*")}
+    words = {
+        name: set(json.loads(found.pop(Path("words-qzh.json")))) for name, found in files.items()
+    }
+    assert len(files["cut"]) > 400 and files["cut"] == files["whole"]
+    assert words["cut"] < words["whole"] and len(words["whole"] - words["cut"]) < 10
 
 
 def test_a_rebuild_from_the_cache_writes_the_same_bytes(
