@@ -43,7 +43,7 @@ from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
 from gendoc.site.markup import description, diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.page_table import PageSpec, page_specs
-from gendoc.site.parts import Parts, folder_of
+from gendoc.site.parts import Parts, prefix_of
 from gendoc.site.paths import PagePaths, markdown_url
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.versions_diff import operator_diffs
@@ -178,7 +178,7 @@ class SiteContent:
                 template = self.env(lang).get_template(spec.template)
                 if spec.template.endswith(".html.j2"):
                     headings = Headings(self.permalink_title(lang))
-                    parts = Parts(folder_of(spec.path, self.directory_urls))
+                    parts = Parts(prefix_of(spec.path, self.directory_urls))
                     text = template.render(self._context(spec, lang, headings, parts))
                     rendered = headings.finish(text)
                     self._rendered[key] = replace(rendered, parts=tuple(parts.files.items()))

@@ -38,6 +38,7 @@ Markdown conversions (:mod:`gendoc.site.build_cache`) and the search index
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -138,12 +139,26 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         self.pages_key = content_key(self.content)
+        if self.command == "build":
+            gc.freeze()  # see on_startup
         self.cache = site_folder(config)
         self.published = Published(self.content, config.site_url or "", self.pages_key)
         return config
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Remember the command; tune the garbage collector for ``mkdocs build``.
+
+        Reading the model and rendering make many objects and few cycles: a young collection
+        every 10,000 allocations, not 700. The model, once read (:meth:`on_config`), lives
+        until the process ends: frozen out of the collector's sight, no collection visits it
+        again, and the languages' process, forked later, shares its memory instead of
+        copying what the collector would touch. Where this was measured, each of the two
+        processes spent 0.44 s in collections, 0.15 to 0.18 s with both, at the same peak memory.
+        Not under ``mkdocs serve``, whose rebuilds would keep every old model for good.
+        """
         self.command = command
+        if command == "build":
+            gc.set_threshold(10_000, 10, 10)
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if self.build is None:

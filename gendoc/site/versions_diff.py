@@ -257,8 +257,9 @@ class OperatorDiffs:
 
     neighbours: dict[int, VersionDiff]
     """For each version but the first, its diff from the version before, by since_version."""
-    distant: list[VersionDiff]
-    """Every pair that is not neighbours, oldest pairs first."""
+    into: dict[int, tuple[VersionDiff, ...]]
+    """For each version but the first, by since_version, its diffs from every older version,
+    oldest first: the comparisons one page of the site holds (see :mod:`gendoc.site.parts`)."""
 
 
 def operator_diffs(versions: tuple[Schema, ...], display: Display) -> OperatorDiffs:
@@ -266,11 +267,10 @@ def operator_diffs(versions: tuple[Schema, ...], display: Display) -> OperatorDi
     texts = list(zip(lines, encoded(*([x.text for x in v] for v in lines)), strict=True))
     made: _Made = {}
     neighbours = {}
-    distant = []
+    into: dict[int, list[VersionDiff]] = {}
     for i, j in combinations(range(len(versions)), 2):
         diff = _diff_lines(versions[i], versions[j], texts[i], texts[j], made)
         if j == i + 1:
             neighbours[versions[j].since_version] = diff
-        else:
-            distant.append(diff)
-    return OperatorDiffs(neighbours, distant)
+        into.setdefault(versions[j].since_version, []).append(diff)
+    return OperatorDiffs(neighbours, {new: tuple(diffs) for new, diffs in into.items()})

@@ -27,6 +27,7 @@ from gendoc.site.search_index import (
     MANIFEST,
     Pages,
     index_pages,
+    marked_text,
     merge_bundles,
     parts_folder,
 )
@@ -157,6 +158,49 @@ def test_a_site_indexed_by_language_gets_the_bundle_of_one_run_over_it(tmp_path:
 
     assert every_file(site / BUNDLE) == every_file(whole / BUNDLE)
     assert list(parts.iterdir()) == []
+
+
+def test_a_chinese_page_is_given_to_pagefind_as_its_marked_text_alone() -> None:
+    """The rewritten copy of a page keeps the marked element, in an empty page of the
+    index language; a page whose marking is not one element inside its article is whole."""
+    page = html("zh", "Add", "两个张量逐元素相加。", True).encode()
+    kept = marked_text(page, b"qzh")
+    assert kept == (
+        b'<!doctype html>\n<html lang="qzh"><head><meta charset="utf-8"></head><body>'
+        + "<div data-pagefind-body><h1>Add</h1><p>两个张量逐元素相加。</p>".encode()
+        + b'<details class="gd-example"><summary>Example</summary>Excluded text</details></div>'
+        + b"</body></html>\n"
+    )
+    assert marked_text(html("zh", "Add", "x", False).encode(), b"qzh") is None
+    twice = page.replace(b"<footer>", b"<footer data-pagefind-body>")
+    assert marked_text(twice, b"qzh") is None
+    around = page.replace(b"<main>", b"<main data-pagefind-body>").replace(
+        b"<div data-pagefind-body>", b"<div>"
+    )
+    assert marked_text(around, b"qzh") is None  # the article inside the marked element
+
+
+def test_the_marked_text_alone_gives_the_index_the_whole_page_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pagefind writes the same index from the Chinese pages cut down to their marked
+    text; only the words of the text outside it (the frame's) leave the query vocabulary."""
+    site = make_site(tmp_path / "site")
+    for path in ("zh/index.html", "zh/operators/Add.html"):  # a frame in Chinese
+        page = site / path
+        text = page.read_text(encoding="utf-8").replace("Sidebar on every page", "跳转至详情")
+        page.write_text(text, encoding="utf-8")
+    search_index.run_pagefind(site, Pages("zh", "zh"), True, tmp_path / "cut")
+    monkeypatch.setattr(search_index, "marked_text", lambda html, lang: None)
+    search_index.run_pagefind(site, Pages("zh", "zh"), True, tmp_path / "whole")
+    cut, whole = every_file(tmp_path / "cut"), every_file(tmp_path / "whole")
+    words = {
+        name: json.loads(files.pop("words-qzh.json"))
+        for name, files in [("cut", cut), ("whole", whole)]
+    }
+    assert cut == whole
+    assert {"跳转", "详情"} <= set(words["whole"])
+    assert set(words["cut"]) == set(words["whole"]) - {"跳转", "详情"}
 
 
 def test_a_site_marking_no_text_is_indexed_whole(tmp_path: Path) -> None:

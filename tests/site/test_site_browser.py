@@ -981,24 +981,36 @@ def test_a_signature_leads_to_each_parameter_and_the_evidence_back(page, site_ur
 @pytest.mark.parametrize(("lang", "width"), BOTH)
 def test_a_comparison_is_named_in_the_address_and_is_a_page_of_its_own(page, site_url, lang, width):
     """Pad.html#compare-13-18 opens with versions 13 and 18 compared; choosing another pair
-    names it in the address; the pair's own page is styled, in the page's language, with the
-    site's header and a link back, and nothing scrolls sideways."""
+    names it in the address; the pair's own page (the comparisons into version 18, at the
+    pair's section) is styled, in the page's language, with the site's header and a link
+    back, and nothing scrolls sideways."""
     at_width(page, width)
     page.goto(url_of(site_url, lang, PAD) + "#compare-13-18")
     compared(page, 13, 18).locator("pre.gd-diff-lines").wait_for()
     page.locator("form.gd-compare-picker select[name=old]").select_option("11")
     compared(page, 11, 18)
     assert page.url.endswith("#compare-11-18")
-    own = url_of(site_url, lang, "operators/ai.onnx/Pad.parts/diff-13-18.htm")
-    page.goto(own)
+    own = page.locator("ul.gd-compare a[data-gd-pair='13 18']").get_attribute("href")
+    assert own == "Pad.changes-18.htm#diff-13-18"
+    page.goto(url_of(site_url, lang, "operators/ai.onnx/" + own))
     assert page.locator("html").get_attribute("lang") == lang
     assert page.locator("header.md-header").is_visible()
-    assert "13" in page.title() and "18" in page.title() and "Pad" in page.title()
-    assert page.locator("pre.gd-diff-lines").is_visible()
+    assert "18" in page.title() and "Pad" in page.title()
+    section = page.locator("section#diff-13-18")
+    expect(section.locator("pre.gd-diff-lines")).to_be_in_viewport()
+    older = sorted(
+        s.since_version
+        for s in defs.get_all_schemas_with_history()
+        if s.name == "Pad" and not s.domain and s.since_version < 18
+    )
+    sections = page.locator("section[id^=diff-]")
+    assert [sections.nth(n).get_attribute("id") for n in range(sections.count())] == [
+        f"diff-{v}-18" for v in older
+    ]
     assert page.evaluate("getComputedStyle(document.body).fontFamily") != "Times New Roman"
     assert no_sideways_scroll(page) <= 0
     shoot(page, f"comparison-page-{lang}-{width}")
-    page.locator(".gd-part-nav a", has_text="Pad").click()
+    section.locator("h2 a").click()
     page.wait_for_url(f"**/{PAD}#compare-13-18")
     compared(page, 13, 18)
 

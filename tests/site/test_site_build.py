@@ -26,6 +26,7 @@ from onnx import defs
 
 from gendoc.audit import audit_reference
 from gendoc.collect.schemas import collect
+from gendoc.site import search_index
 from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
 from gendoc.site.parts import INLINE_BELOW
@@ -252,6 +253,27 @@ def every_file(folder: Path) -> dict[str, bytes]:
     }
 
 
+def test_the_chinese_index_is_the_one_the_whole_pages_give(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pagefind is given each Chinese page cut down to its marked text; over this site's
+    pages it writes the index it writes from the whole pages, byte for byte, but for the
+    query vocabulary, which loses the words only the theme's frame has."""
+    pages = Pages("zh", "zh")
+    search_index.run_pagefind(site, pages, True, tmp_path / "cut")
+    monkeypatch.setattr(search_index, "marked_text", lambda html, lang: None)
+    search_index.run_pagefind(site, pages, True, tmp_path / "whole")
+    files = {}
+    for name in ("cut", "whole"):
+        folder = tmp_path / name
+        files[name] = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*.*")}
+    words = {
+        name: set(json.loads(found.pop(Path("words-qzh.json")))) for name, found in files.items()
+    }
+    assert len(files["cut"]) > 400 and files["cut"] == files["whole"]
+    assert words["cut"] < words["whole"] and len(words["whole"] - words["cut"]) < 10
+
+
 def test_a_rebuild_from_the_cache_writes_the_same_bytes(
     site: Path, site_cache: Path, tmp_path: Path
 ) -> None:
@@ -402,11 +424,13 @@ def flipped(old: defs.OpSchema, new: defs.OpSchema) -> bool:
     return any(key in before and before[key] != value for key, value in after.items())
 
 
-def part(site: Path, lang: str, page_path: str, name: str) -> str:
-    """A part of a page, written beside it (``Cast.html`` -> ``Cast.parts/<name>.htm``),
-    without the encoding it opens with."""
-    text = page(site, lang, f"{page_path.removesuffix('.html')}.parts/{name}.htm")
-    return text.removeprefix('<meta charset="utf-8">\n')
+def part(site: Path, lang: str, page_path: str, name: str, section: str) -> str:
+    """The section ``section`` of a part file of a page, written beside it (``Cast.html``
+    -> ``Cast.<name>.htm``): the element of that id, up to the end of its element."""
+    text = page(site, lang, f"{page_path.removesuffix('.html')}.{name}.htm")
+    found = re.search(rf'<(div|section) id="{section}">(.*?)</\1>', text, re.S)
+    assert found, (page_path, name, section)
+    return found.group(2)
 
 
 def test_diffs_between_versions_make_tag_changes_stand_out(site: Path) -> None:
@@ -418,9 +442,9 @@ def test_diffs_between_versions_make_tag_changes_stand_out(site: Path) -> None:
         html = article(page(site, "en", path))
         for old, new in pairwise(versions):
             pair = f"diff-{old.since_version}-{new.since_version}"
-            fetched = f'data-gd-part="{name}.parts/{pair}.htm"'
+            fetched = f'data-gd-part="{name}.changes-{new.since_version}.htm#{pair}"'
             assert html.count(f'id="{pair}"') == 1, (name, pair)
-            body = part(site, "en", path, pair)
+            body = part(site, "en", path, f"changes-{new.since_version}", pair)
             if flipped(old, new):
                 flips += 1
                 tagged = f'<details class="gd-diff gd-diff-tagged" id="{pair}" open {fetched}>'
@@ -440,22 +464,30 @@ def test_diffs_between_versions_make_tag_changes_stand_out(site: Path) -> None:
 def test_every_pair_of_versions_has_its_diff_and_the_pages_stay_light(
     site: Path, lang: str
 ) -> None:
-    """The picker's list links every pair of versions to its part; no operator page's HTML
-    is over 150 KB (Cast's was 445 KB with every pair written out)."""
+    """The picker's list links every pair of versions to its section of the comparisons into
+    its newer version; no operator page's HTML is over 150 KB (Cast's was 445 KB with every
+    pair written out)."""
     for (domain, name), versions in onnx_operators().items():
         path = f"operators/{domain or 'ai.onnx'}/{name}.html"
         html = page(site, lang, path)
         assert len(html.encode()) <= 150_000, (path, len(html.encode()))
         for old, new in combinations(versions, 2):
             pair = f"diff-{old.since_version}-{new.since_version}"
-            link = f'<a href="{name}.parts/{pair}.htm" data-gd-pair="{old.since_version} '
+            changes = f"changes-{new.since_version}"
+            link = f'<a href="{name}.{changes}.htm#{pair}" data-gd-pair="{old.since_version} '
             assert link in html, (path, pair)
-            # A comparison is a page of its own, in the page's language, whose body the
-            # picker takes (data-gd-part-body).
-            body = part(site, lang, path, pair)
-            assert body.lstrip().startswith(f'<!doctype html>\n<html lang="{lang}"'), (path, pair)
+            # The comparisons into a version are a page of their own, in the page's language,
+            # each a section whose body the picker takes (data-gd-part-body).
+            whole = page(site, lang, f"{path.removesuffix('.html')}.{changes}.htm")
+            assert whole.lstrip().startswith(f'<!doctype html>\n<html lang="{lang}"'), (path, pair)
+            body = part(site, lang, path, changes, pair)
             taken = body.split("<div data-gd-part-body>\n", 1)[1].lstrip()
             assert taken.startswith(("<ul", '<pre class="gd-diff-lines">', "<p>")), (path, pair)
+        # One file per version that has an older one, none for the first, beside the page.
+        folder = (site / ("" if lang == "en" else lang) / path).parent
+        written = sorted(p.name for p in folder.glob(f"{name}.changes-*.htm"))
+        expected = sorted(f"{name}.changes-{v.since_version}.htm" for v in versions[1:])
+        assert written == expected, path
 
 
 EXAMPLES_HEADING = {"en": "Examples", "zh": "示例"}
@@ -480,14 +512,14 @@ def test_operator_pages_show_onnx_examples_as_code(site: Path, lang: str) -> Non
         for n, example in enumerate(found, 1):
             assert f"<summary><code>{escape(example.summary)}</code></summary>" in html
             code = f'<code class="language-python">{escape(example.code)}</code>'
-            fetched = f'data-gd-part="{name}.parts/example-{n}.htm"'
+            fetched = f'data-gd-part="{name}.examples.htm#example-{n}"'
             if len(code) < INLINE_BELOW - len('<pre class="gd-code"></pre>'):
                 assert code in html and fetched not in html, (name, example.summary)
                 inline += 1
             else:
                 assert fetched in html, name
                 assert code not in html
-                assert code in part(site, lang, path, f"example-{n}"), (name, example.summary)
+                assert code in part(site, lang, path, "examples", f"example-{n}"), name
             shown += 1
     assert shown > 500
     assert 0.5 < inline / shown < 0.9  # most are short enough to stay in the page

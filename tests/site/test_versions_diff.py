@@ -109,10 +109,11 @@ def test_every_pair_of_versions_is_diffed_once(reference: Reference) -> None:
     assert reshape is not None and len(reshape.versions) >= 3
     display = Display(ENGLISH)
     diffs = operator_diffs(reshape.versions, display)
-    pairs = [(d.old.since_version, d.new.since_version) for d in diffs.neighbours.values()]
     assert all(new == d.new.since_version for new, d in diffs.neighbours.items())
-    pairs += [(d.old.since_version, d.new.since_version) for d in diffs.distant]
+    assert all(d is diffs.into[new][-1] for new, d in diffs.neighbours.items())
+    pairs = [(d.old.since_version, d.new.since_version) for ds in diffs.into.values() for d in ds]
     versions = [s.since_version for s in reshape.versions]
+    assert pairs == sorted(pairs, key=lambda pair: (pair[1], pair[0]))  # oldest first
     assert sorted(pairs) == sorted(combinations(versions, 2))
 
 
@@ -131,7 +132,7 @@ def test_types_appended_to_reshape_are_marked_words(reference: Reference) -> Non
     pair = (old.since_version, new.since_version)
     [diff] = [
         d
-        for d in operator_diffs(reshape.versions, Display(ENGLISH)).distant
+        for d in operator_diffs(reshape.versions, Display(ENGLISH)).into[new.since_version]
         if (d.old.since_version, d.new.since_version) == pair
     ]
     [added] = [line for line in diff.lines if line.kind == "+"]
@@ -155,7 +156,7 @@ def test_a_translated_diff_compares_what_the_translated_page_shows(reference: Re
     english = [line.text for line in version_lines(new, Display(ENGLISH))]
     assert english[0] == first.split("\n")[0] and not any("[English]" in t for t in english)
     diffs = operator_diffs(reshape.versions, display)
-    shown = [line.text for d in (*diffs.neighbours.values(), *diffs.distant) for line in d.lines]
+    shown = [line.text for ds in diffs.into.values() for d in ds for line in d.lines]
     assert "第一段的译文。" in shown
     assert first.split("\n")[0] not in shown, "no unmarked English of a translated paragraph"
 

@@ -3,14 +3,16 @@
  *
  * - a folded element naming a part (data-gd-part: a diff between neighbour versions, an
  *   example) gets it when it opens, or at once if it is open already (a diff where a tag
- *   changed) or is the target of the address (#diff-6-9);
+ *   changed) or is the target of the address (#diff-6-9). A part is a section of a file
+ *   that holds several (Cast.changes-9.htm#diff-6-9: the diffs into version 9;
+ *   Cast.examples.htm#example-3): the file is fetched once, the section taken;
  * - the "compare" picker (shown here; hidden for a reader without scripts, who has the list
  *   of links to every pair below it) shows the diff of the two versions chosen, fetched
  *   when chosen; a link of the list fills the picker instead of leaving the page. The
  *   address names the pair shown (#compare-9-13), so that it can be shared: opened, the
  *   page shows that pair;
- * - a comparison's file is a page of its own (for a new tab, print, a reader without
- *   scripts): only its body (data-gd-part-body) is taken in;
+ * - a file of comparisons is a page of its own (for a new tab, print, a reader without
+ *   scripts): only the body of the section (data-gd-part-body) is taken in;
  * - before printing, every folded part opens (and is fetched).
  */
 (function () {
@@ -18,25 +20,37 @@
 
   var fetched = {};
 
+  // The file of the part at ``url``, parsed (a parsed document runs no script and loads
+  // nothing), fetched once for all its sections; and the section the URL's fragment names.
   function part(url) {
-    var href = new URL(url, document.baseURI).href;
+    var address = new URL(url, document.baseURI);
+    var section = decodeURIComponent(address.hash.slice(1));
+    address.hash = "";
+    var href = address.href;
     if (!fetched[href]) {
       fetched[href] = fetch(href).then(function (response) {
         if (!response.ok) {
           throw new Error(response.status + " " + href);
         }
         return response.text();
+      }).then(function (html) {
+        return new DOMParser().parseFromString(html, "text/html");
       });
     }
-    return fetched[href];
+    return fetched[href].then(function (parsed) {
+      var found = section ? parsed.getElementById(section) : parsed.body;
+      if (!found) {
+        throw new Error("no " + section + " in " + href);
+      }
+      return nodes(found);
+    });
   }
 
-  // The part as nodes: the body of a part that is a page, else the whole fragment (a parsed
-  // document runs no script and loads nothing), without the encoding it declares for a
-  // browser that opens it on its own.
-  function nodes(html) {
-    var parsed = new DOMParser().parseFromString(html, "text/html");
-    var body = parsed.querySelector("[data-gd-part-body]") || parsed.body;
+  // A section's content as nodes of this page: its body if it marks one (a comparison in
+  // its page's frame), else all of it, without the encoding a file declares for a browser
+  // that opens it on its own.
+  function nodes(section) {
+    var body = section.querySelector("[data-gd-part-body]") || section;
     var content = document.createDocumentFragment();
     Array.from(body.childNodes).forEach(function (node) {
       if (node.nodeName !== "META") {
@@ -51,9 +65,9 @@
       return;
     }
     details.dataset.gdLoaded = "1";
-    part(details.dataset.gdPart).then(function (html) {
+    part(details.dataset.gdPart).then(function (content) {
       var link = details.querySelector(".gd-part-link");
-      details.replaceChild(nodes(html), link);
+      details.replaceChild(content, link);
     });
   }
 
@@ -107,8 +121,8 @@
     var pair = old + "-" + newer.value;
     shown.dataset.gdPair = pair;
     var title = picker.dataset.gdTitle.replace("{old}", old).replace("{new}", newer.value);
-    var url = picker.dataset.gdParts + "diff-" + pair + picker.dataset.gdExtension;
-    return part(url).then(function (html) {
+    var url = picker.dataset.gdParts + "changes-" + newer.value + picker.dataset.gdExtension + "#diff-" + pair;
+    return part(url).then(function (content) {
       if (shown.dataset.gdPair !== pair) {
         return;
       }
@@ -118,7 +132,7 @@
       heading.className = "gd-compare-title";
       heading.textContent = title;
       box.appendChild(heading);
-      box.appendChild(nodes(html));
+      box.appendChild(content);
       shown.replaceChildren(box);
     });
   }
