@@ -121,7 +121,7 @@ def test_each_layout_escapes_a_parameter_as_it_always_has() -> None:
     param = Parameter('x"<b>\n', "T'", "", Option.SINGLE, Differentiability.UNDEFINED)
     source = (
         '{% import "shared/_operator.j2" as shared %}'
-        "{% call shared.parameter(p) %} notes{% endcall %}"
+        '{{ shared.parameter(p, " notes") }}'
     )
 
     def term(env: jinja2.Environment) -> str:
