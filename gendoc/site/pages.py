@@ -40,6 +40,7 @@ from gendoc.present import render
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import opset_coverage, support_of
 from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
+from gendoc.site.compiled import PAGES_BYTECODE, compile_ahead
 from gendoc.site.markup import description, diff_line, heading_id, page_title, tag_badge
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.parts import Parts, folder_of
@@ -77,6 +78,8 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
     options = render.RenderOptions(lang=lang, templates=templates)
     base = render.environment(options, onnx_version)
     env = render.autoescaping(base)
+    # Both languages' environments share what either compiled (see gendoc.site.compiled).
+    env.bytecode_cache = PAGES_BYTECODE.layered(env.bytecode_cache)
     display = render.display(options, onnx_version)
     env.filters = {
         **base.filters,
@@ -127,6 +130,13 @@ class SiteContent:
         if lang not in self._envs:
             self._envs[lang] = environment(self.templates, lang, self.reference.onnx_version)
         return self._envs[lang]
+
+    def compile_templates(self, lang: str) -> None:
+        """Compile the templates of every generated page (and what they import) now, with
+        ``lang``'s environment: before the other languages' process is forked, that process
+        gets them compiled (see :mod:`gendoc.site.compiled`)."""
+        roots = sorted({spec.template for spec in self.pages.values()} | {FOOTER})
+        compile_ahead(self.env(lang), roots)
 
     def permalink_title(self, lang: str) -> str:
         """The headings' permanent-link tooltip of a language, looked up once: loading a

@@ -69,8 +69,10 @@ from gendoc.site.build_cache import (
     files_key,
     site_folder,
     site_store,
+    stored,
     stored_render,
 )
+from gendoc.site.compiled import THEME_BYTECODE, compile_ahead
 from gendoc.site.content import site_content
 from gendoc.site.languages import Worker, may_fork, start
 from gendoc.site.pages import (
@@ -84,7 +86,6 @@ from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles, parts_folder
 from gendoc.site.search_ui import panel_attributes, write_terms
-from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
 from gendoc.storage.resources import templates_root
 from gendoc.storage.write import refuse_linked_folder, remove_links
@@ -317,8 +318,22 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             site = Path(config.site_dir)
             self._index_parts(site)  # made before the fork: the worker writes into it too
             finish = partial(self._worker_done, site, len(self.stores))
+            self._before_fork(config)
             self.worker = start(config, i18n, others, finish)
         return nav
+
+    def _before_fork(self, config: MkDocsConfig) -> None:
+        """What each language's process would do alike, done once before they part: compile
+        the theme's and the generated pages' templates (see :mod:`.compiled`) and, when this
+        build renders pages (not all are stored), settle the evidence's verdicts."""
+        lang = config.theme["language"]
+        self.content.compile_templates(lang)
+        env = config.theme.get_env()
+        env.bytecode_cache = THEME_BYTECODE
+        compile_ahead(env, ["main.html", *sorted(config.theme.static_templates)])
+        keys = (digest(self.pages_key, lang, path) for lang, path in self.unread.values())
+        if not all(stored(self.store, key) for key in keys):
+            self.content.verdicts  # noqa: B018 (a cached property: computed once, kept)
 
     @staticmethod
     def _i18n(config: MkDocsConfig) -> Any:
