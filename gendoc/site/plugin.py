@@ -86,6 +86,7 @@ from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles, parts_folder
 from gendoc.site.search_ui import panel_attributes, write_terms
+from gendoc.site.shared_nav import share_nav
 from gendoc.site.theme_assets import drop_unused
 from gendoc.storage.resources import templates_root
 from gendoc.storage.write import refuse_linked_folder, remove_links
@@ -467,6 +468,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         words (partials/header.html)."""
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
+        share_nav(env)  # the same sidebar for every page of a folder outside the navigation
         env.globals["gendoc_footer"] = self._footer
         env.globals["gendoc_search"] = partial(panel_attributes, self.content)
 
