@@ -41,7 +41,14 @@ from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import opset_coverage, support_of
 from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
 from gendoc.site.compiled import PAGES_BYTECODE, compile_ahead
-from gendoc.site.markup import description, diff_line, heading_id, page_title, tag_badge
+from gendoc.site.markup import (
+    description,
+    diff_line,
+    diff_lines,
+    heading_id,
+    page_title,
+    tag_badge,
+)
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.parts import Parts, folder_of
 from gendoc.site.paths import PagePaths, markdown_url
@@ -88,6 +95,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "description": partial(description, display),
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
         "diff_line": diff_line,
+        "diff_lines": diff_lines,
         "diffs": lambda op: operator_diffs(op.versions, display),
         "tag_counts": lambda schema: tags.tag_counts(schema, display),
         "strength": lambda value: tags.strength(value, display),
