@@ -182,6 +182,7 @@ class Display:
         self.docs_base = docs_base(onnx_version) if onnx_version else ""
         self.hide_undefined = hide_undefined
         self.schema = schema
+        self._schema_html: dict[str, str] = {}
 
     def tag(self, differentiability: Differentiability | str) -> str:
         return self.gettext(TAGS[Differentiability(differentiability)])
@@ -299,8 +300,15 @@ class Display:
         A paragraph with no current translation (missing, or fuzzy because onnx
         changed it) is shown in English, marked, so a stale translation never is.
         The English text and each translation are cleaned (:func:`schema_source`)
-        before anything else looks at them.
+        before anything else looks at them. Kept per text: a description is shown again in
+        most versions of its operator (the site's pages ask some 20,000 times per language).
         """
+        found = self._schema_html.get(text)
+        if found is None:
+            found = self._schema_html[text] = self._schema_html_of(text)
+        return found
+
+    def _schema_html_of(self, text: str) -> str:
         text = schema_source(text)
         if self.schema is None:
             return schema_html_cache.html(text, self.docs_base)
