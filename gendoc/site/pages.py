@@ -146,6 +146,16 @@ class SiteContent:
         roots = sorted({spec.template for spec in self.pages.values()} | {FOOTER})
         compile_ahead(self.env(lang), roots)
 
+    def prepare(self) -> None:
+        """Compute now what every language's pages read alike: the evidence's verdicts and
+        where each operator version runs. Before the other languages' process is forked,
+        that process gets them computed."""
+        self.verdicts  # noqa: B018 (a cached property: computed once, kept)
+        for domain in self.reference.domains:
+            for op in self.reference.operators(domain):
+                for schema in op.versions:
+                    support_of(self.reference, schema, schema is op.versions[-1])
+
     def permalink_title(self, lang: str) -> str:
         """The headings' permanent-link tooltip of a language, looked up once: loading a
         language's catalogs for each of its few hundred HTML pages took a second in Chinese."""

@@ -326,7 +326,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def _before_fork(self, config: MkDocsConfig) -> None:
         """What each language's process would do alike, done once before they part: compile
         the theme's and the generated pages' templates (see :mod:`.compiled`) and, when this
-        build renders pages (not all are stored), settle the evidence's verdicts."""
+        build renders pages (not all are stored), what all languages' pages read alike."""
         lang = config.theme["language"]
         self.content.compile_templates(lang)
         env = config.theme.get_env()
@@ -334,7 +334,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         compile_ahead(env, ["main.html", *sorted(config.theme.static_templates)])
         keys = (digest(self.pages_key, lang, path) for lang, path in self.unread.values())
         if not all(stored(self.store, key) for key in keys):
-            self.content.verdicts  # noqa: B018 (a cached property: computed once, kept)
+            self.content.prepare()
 
     @staticmethod
     def _i18n(config: MkDocsConfig) -> Any:
