@@ -86,8 +86,8 @@ from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles, parts_folder
 from gendoc.site.search_ui import panel_attributes, write_terms
-from gendoc.site.shared_nav import share_nav
 from gendoc.site.theme_assets import drop_unused
+from gendoc.site.theme_frame import share_nav, theme_labels
 from gendoc.storage.resources import templates_root
 from gendoc.storage.write import refuse_linked_folder, remove_links
 
@@ -469,6 +469,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
         share_nav(env)  # the same sidebar for every page of a folder outside the navigation
+        env.globals["gendoc_theme_label"] = theme_labels(env)  # partials/language.html
         env.globals["gendoc_footer"] = self._footer
         env.globals["gendoc_search"] = partial(panel_attributes, self.content)
 

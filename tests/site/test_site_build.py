@@ -575,7 +575,7 @@ def marked_links(nav: str) -> list[str]:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_page_outside_the_navigation_marks_its_domain(site: Path, lang: str) -> None:
     """The sidebar of the pages outside the navigation is rendered once per folder and marked
-    entries (gendoc.site.shared_nav): each operator page still marks its own domain's index,
+    entries (gendoc.site.theme_frame): each operator page still marks its own domain's index,
     its links relative to its own folder; a page in the navigation marks itself."""
     domains = ("ai.onnx", "ai.onnx.ml")
     for domain, other in (domains, domains[::-1]):
