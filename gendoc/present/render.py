@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -166,7 +166,7 @@ def display(options: RenderOptions, onnx_version: str = "") -> Display:
             schema_text,  # Babel: only for translated schema text
         )
 
-        schema = schema_text(lang, options.templates)
+        schema = partial(schema_text, lang, options.templates)  # read when first shown
     return Display(
         translations(lang, options.templates),
         onnx_version,
