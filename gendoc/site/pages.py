@@ -37,6 +37,7 @@ from gendoc.evidence.verdict import Suggestion
 from gendoc.model.reference import Operator, ParameterRef, Reference, Schema
 from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
+from gendoc.present.display import docs_base
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import opset_coverage, support_of
 from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
@@ -133,6 +134,9 @@ class SiteContent:
     _footers: dict[str, Markup] = field(default_factory=dict, repr=False)
     _opsets: dict[str, tuple[opsets.Opset, ...]] = field(default_factory=dict, repr=False)
     _permalink_titles: dict[str, str] = field(default_factory=dict, repr=False)
+    _scripts: dict[tuple[str, str], list[evidence_pages.Script]] = field(
+        default_factory=dict, repr=False
+    )
 
     def env(self, lang: str) -> jinja2.Environment:
         if lang not in self._envs:
@@ -147,14 +151,20 @@ class SiteContent:
         compile_ahead(self.env(lang), roots)
 
     def prepare(self) -> None:
-        """Compute now what every language's pages read alike: the evidence's verdicts and
-        where each operator version runs. Before the other languages' process is forked,
-        that process gets them computed."""
+        """Compute now what every language's pages read alike: the evidence's verdicts,
+        where each operator version runs, the Method 1 scripts, and the schema texts' parser
+        (imported and set up). Before the other languages' process is forked, that process
+        gets them ready."""
         self.verdicts  # noqa: B018 (a cached property: computed once, kept)
         for domain in self.reference.domains:
             for op in self.reference.operators(domain):
                 for schema in op.versions:
                     support_of(self.reference, schema, schema is op.versions[-1])
+        for op in evidence_pages.operators(self.reference):
+            self.scripts(op)
+        from gendoc.present import schema_render  # the Markdown parser: only to render texts
+
+        schema_render.markdown(docs_base(self.reference.onnx_version))
 
     def permalink_title(self, lang: str) -> str:
         """The headings' permanent-link tooltip of a language, looked up once: loading a
@@ -328,6 +338,13 @@ class SiteContent:
 
     def suggestion(self, schema: Schema, parameter: ParameterRef) -> Suggestion | None:
         return tags.suggestion(self.weighed(schema), parameter)
+
+    def scripts(self, op: Operator) -> list[evidence_pages.Script]:
+        """The Method 1 scripts of ``op``'s evidence page (the same in every language)."""
+        key = (op.domain, op.name)
+        if key not in self._scripts:
+            self._scripts[key] = evidence_pages.scripts(op, self.weighed(op.latest))
+        return self._scripts[key]
 
     def evidence_page_of(self, op: Operator) -> str | None:
         """The page of the evidence about ``op``'s tags, when a source knows the operator."""
