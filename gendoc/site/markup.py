@@ -85,11 +85,13 @@ def tag_badge(differentiability: Differentiability, label: str) -> Markup:
     return Markup(f'<span class="gd-tag gd-tag-{value}">{label}</span>')
 
 
+@lru_cache(maxsize=4096)
 def description(display: Display, text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     """A page's description (its ``<meta>``): the first paragraph of schema ``text`` as the
     page shows it, translated where the catalog can, in plain text, cut at ``limit``
     characters. Only that paragraph is rendered: the whole text again, for an operator page
-    and its evidence page in each language, cost the build a second of processor time."""
+    and its evidence page in each language, cost the build a second of processor time. Kept
+    for the process: an operator page and its evidence page describe themselves alike."""
     first = next(iter(paragraphs(text)), "")
     plain = " ".join(Markup(display.schema_text(first)).striptags().split())
     return plain if len(plain) <= limit else plain[: limit - 1].rstrip() + "…"
