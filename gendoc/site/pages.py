@@ -152,10 +152,11 @@ class SiteContent:
 
     def prepare(self) -> None:
         """Compute now what every language's pages read alike: the evidence's verdicts,
-        where each operator version runs, the Method 1 scripts, and the schema texts' parser
-        (imported and set up). Before the other languages' process is forked, that process
-        gets them ready."""
-        self.verdicts  # noqa: B018 (a cached property: computed once, kept)
+        how much of the schema text is translated, where each operator version runs, the
+        Method 1 scripts, and the schema texts' parser (imported and set up). Before the
+        other languages' process is forked, that process gets them ready."""
+        self.verdicts  # noqa: B018 (cached properties: computed once, kept)
+        self.translation_coverage  # noqa: B018
         for domain in self.reference.domains:
             for op in self.reference.operators(domain):
                 for schema in op.versions:
