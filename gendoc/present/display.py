@@ -173,7 +173,7 @@ class Display:
         *,
         lang: str = "en",
         hide_undefined: bool = False,
-        schema: SchemaText | None = None,
+        schema: SchemaText | Callable[[], SchemaText] | None = None,
     ) -> None:
         self.labels = translations
         self.lang = lang
@@ -181,7 +181,17 @@ class Display:
         self.ngettext: Callable[[str, str, int], str] = translations.ngettext
         self.docs_base = docs_base(onnx_version) if onnx_version else ""
         self.hide_undefined = hide_undefined
-        self.schema = schema
+        self._schema = schema
+        self._schema_html: dict[str, str] = {}
+
+    @property
+    def schema(self) -> SchemaText | None:
+        """The translated schema text, read the first time it is asked for when ``schema``
+        was given as a function that reads it: the labels alone (the site's search panel on
+        a rebuild) need none of the Chinese schema catalogs, a quarter of a second to read."""
+        if callable(self._schema):
+            self._schema = self._schema()
+        return self._schema
 
     def tag(self, differentiability: Differentiability | str) -> str:
         return self.gettext(TAGS[Differentiability(differentiability)])
@@ -299,8 +309,15 @@ class Display:
         A paragraph with no current translation (missing, or fuzzy because onnx
         changed it) is shown in English, marked, so a stale translation never is.
         The English text and each translation are cleaned (:func:`schema_source`)
-        before anything else looks at them.
+        before anything else looks at them. Kept per text: a description is shown again in
+        most versions of its operator (the site's pages ask some 20,000 times per language).
         """
+        found = self._schema_html.get(text)
+        if found is None:
+            found = self._schema_html[text] = self._schema_html_of(text)
+        return found
+
+    def _schema_html_of(self, text: str) -> str:
         text = schema_source(text)
         if self.schema is None:
             return schema_html_cache.html(text, self.docs_base)

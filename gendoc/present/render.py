@@ -14,7 +14,7 @@ import contextlib
 import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -159,7 +159,7 @@ def display(options: RenderOptions, onnx_version: str = "") -> Display:
             schema_text,  # Babel: only for translated schema text
         )
 
-        schema = schema_text(lang, options.templates)
+        schema = partial(schema_text, lang, options.templates)  # read when first shown
     return Display(
         translations(lang, options.templates),
         onnx_version,
@@ -180,6 +180,7 @@ def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Enviro
     shown = display(options, onnx_version)
     env.install_gettext_translations(shown.labels, newstyle=True)
     env.globals["gettext"] = env.globals["_"] = _gettext(shown.labels)
+    env.globals["pgettext"] = _pgettext(shown.labels)
     env.filters.update(STYLES[options.style].filters(shown))
     return env
 
@@ -202,6 +203,18 @@ def _gettext(labels: Any) -> Callable[..., str]:
         return _format(labels.gettext(string), eval_ctx.autoescape, variables)
 
     return gettext
+
+
+def _pgettext(labels: Any) -> Callable[..., str]:
+    """Jinja's new-style ``pgettext`` of ``labels`` by the same shorter path as
+    :func:`_gettext` (a translation in context: "between the items of a list"...)."""
+
+    @jinja2.pass_eval_context
+    def pgettext(eval_ctx: EvalContext, context: str, string: str, **variables: Any) -> str:
+        variables.setdefault("context", context)
+        return _format(labels.pgettext(context, string), eval_ctx.autoescape, variables)
+
+    return pgettext
 
 
 def _format(text: str, autoescape: bool, variables: dict[str, Any]) -> str:

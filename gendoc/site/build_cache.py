@@ -164,6 +164,11 @@ def site_store(folder: Path | None, lang: str) -> Store:
     return Store(folder / STORE_FILE.format(lang=lang) if folder else None)
 
 
+def stored(store: Store, key: str) -> bool:
+    """Whether the store holds a generated page under ``key``."""
+    return store.get(key, _is_rendered) is not None
+
+
 def stored_render(store: Store, key: str, render: Callable[[], Rendered]) -> Rendered:
     """A generated page: from the store, else rendered and stored."""
     kept = store.get(key, _is_rendered)

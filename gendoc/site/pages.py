@@ -37,10 +37,19 @@ from gendoc.evidence.verdict import Suggestion
 from gendoc.model.reference import Operator, ParameterRef, Reference, Schema
 from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
+from gendoc.present.display import docs_base
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import opset_coverage, support_of
 from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
-from gendoc.site.markup import description, diff_line, heading_id, page_title, tag_badge
+from gendoc.site.compiled import PAGES_BYTECODE, compile_ahead
+from gendoc.site.markup import (
+    description,
+    diff_line,
+    diff_lines,
+    heading_id,
+    page_title,
+    tag_badge,
+)
 from gendoc.site.onnx_links import release_url, source_url
 from gendoc.site.page_table import PageSpec, page_specs
 from gendoc.site.parts import Parts, prefix_of
@@ -73,6 +82,8 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
     options = render.RenderOptions(lang=lang, templates=templates)
     base = render.environment(options, onnx_version)
     env = render.autoescaping(base)
+    # Both languages' environments share what either compiled (see gendoc.site.compiled).
+    env.bytecode_cache = PAGES_BYTECODE.layered(env.bytecode_cache)
     display = render.display(options, onnx_version)
     env.filters = {
         **base.filters,
@@ -81,6 +92,7 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "description": partial(description, display),
         "badge": lambda tag: tag_badge(tag, display.tag(tag)),
         "diff_line": diff_line,
+        "diff_lines": diff_lines,
         "diffs": lambda op: operator_diffs(op.versions, display),
         "tag_counts": lambda schema: tags.tag_counts(schema, display),
         "strength": lambda value: tags.strength(value, display),
@@ -109,11 +121,38 @@ class SiteContent:
     _footers: dict[str, Markup] = field(default_factory=dict, repr=False)
     _opsets: dict[str, tuple[opsets.Opset, ...]] = field(default_factory=dict, repr=False)
     _permalink_titles: dict[str, str] = field(default_factory=dict, repr=False)
+    _scripts: dict[tuple[str, str], list[evidence_pages.Script]] = field(
+        default_factory=dict, repr=False
+    )
 
     def env(self, lang: str) -> jinja2.Environment:
         if lang not in self._envs:
             self._envs[lang] = environment(self.templates, lang, self.reference.onnx_version)
         return self._envs[lang]
+
+    def compile_templates(self, lang: str) -> None:
+        """Compile the templates of every generated page (and what they import) now, with
+        ``lang``'s environment: before the other languages' process is forked, that process
+        gets them compiled (see :mod:`gendoc.site.compiled`)."""
+        roots = sorted({spec.template for spec in self.pages.values()} | {FOOTER})
+        compile_ahead(self.env(lang), roots)
+
+    def prepare(self) -> None:
+        """Compute now what every language's pages read alike: the evidence's verdicts,
+        how much of the schema text is translated, where each operator version runs, the
+        Method 1 scripts, and the schema texts' parser (imported and set up). Before the
+        other languages' process is forked, that process gets them ready."""
+        self.verdicts  # noqa: B018 (cached properties: computed once, kept)
+        self.translation_coverage  # noqa: B018
+        for domain in self.reference.domains:
+            for op in self.reference.operators(domain):
+                for schema in op.versions:
+                    support_of(self.reference, schema, schema is op.versions[-1])
+        for op in evidence_pages.operators(self.reference):
+            self.scripts(op)
+        from gendoc.present import schema_render  # the Markdown parser: only to render texts
+
+        schema_render.markdown(docs_base(self.reference.onnx_version))
 
     def permalink_title(self, lang: str) -> str:
         """The headings' permanent-link tooltip of a language, looked up once: loading a
@@ -269,6 +308,13 @@ class SiteContent:
 
     def suggestion(self, schema: Schema, parameter: ParameterRef) -> Suggestion | None:
         return tags.suggestion(self.weighed(schema), parameter)
+
+    def scripts(self, op: Operator) -> list[evidence_pages.Script]:
+        """The Method 1 scripts of ``op``'s evidence page (the same in every language)."""
+        key = (op.domain, op.name)
+        if key not in self._scripts:
+            self._scripts[key] = evidence_pages.scripts(op, self.weighed(op.latest))
+        return self._scripts[key]
 
     def evidence_page_of(self, op: Operator) -> str | None:
         """The page of the evidence about ``op``'s tags, when a source knows the operator."""

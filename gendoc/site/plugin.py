@@ -67,9 +67,11 @@ from gendoc.site.build_cache import (
     files_key,
     site_folder,
     site_store,
+    stored,
     stored_render,
 )
 from gendoc.site.build_state import SiteBuild
+from gendoc.site.compiled import THEME_BYTECODE, compile_ahead
 from gendoc.site.content import site_content
 from gendoc.site.languages import may_fork, start
 from gendoc.site.page_table import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, write_site_wide
@@ -79,8 +81,8 @@ from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles
 from gendoc.site.search_ui import panel_attributes, write_operator_names, write_terms
-from gendoc.site.theme import THEME_BYTECODE
 from gendoc.site.theme_assets import drop_unused
+from gendoc.site.theme_frame import share_nav, theme_labels
 from gendoc.storage.resources import templates_root
 from gendoc.storage.write import refuse_linked_folder, remove_links
 
@@ -272,8 +274,23 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             site = Path(config.site_dir)
             build.index_folder(site)  # made before the fork: the worker writes into it too
             finish = partial(self._worker_done, site, len(build.languages))
+            self._before_fork(config)
             build.worker = start(config, i18n, others, finish)
         return nav
+
+    def _before_fork(self, config: MkDocsConfig) -> None:
+        """What each language's process would do alike, done once before they part: compile
+        the theme's and the generated pages' templates (see :mod:`.compiled`) and, when this
+        build renders pages (not all are stored), what all languages' pages read alike."""
+        lang = config.theme["language"]
+        self.content.compile_templates(lang)
+        env = config.theme.get_env()
+        env.bytecode_cache = THEME_BYTECODE
+        compile_ahead(env, ["main.html", *sorted(config.theme.static_templates)])
+        language = self.build.language
+        keys = (digest(self.pages_key, lang, path) for lang, path in language.unread.values())
+        if not all(stored(language.store, key) for key in keys):
+            self.content.prepare()
 
     @staticmethod
     def _i18n(config: MkDocsConfig) -> Any:
@@ -391,6 +408,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         words (partials/header.html)."""
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
+        share_nav(env)  # the same sidebar for every page of a folder outside the navigation
+        env.globals["gendoc_theme_label"] = theme_labels(env)  # partials/language.html
         env.globals["gendoc_footer"] = self._footer
         env.globals["gendoc_search"] = partial(panel_attributes, self.content)
 

@@ -13,7 +13,7 @@ filter above the table reads.
 
 from __future__ import annotations
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from gendoc.audit.weigh import Weighed
 from gendoc.catalogs.i18n import N_
@@ -68,9 +68,11 @@ def tag_counts(schema: Schema, display: Display) -> Markup:
             Differentiability.NON_DIFFERENTIABLE: counts.non_differentiable,
             Differentiability.UNDEFINED: counts.undefined,
         }
+        counted = gettext(N_("%(count)s %(tag)s"))
         items = [
-            Markup('<span class="gd-n gd-n-{}">{}</span>').format(
-                tag.value, gettext(N_("%(count)s %(tag)s")) % {"count": n, "tag": display.tag(tag)}
+            Markup(
+                f'<span class="gd-n gd-n-{escape(tag.value)}">'
+                f"{escape(counted % {'count': n, 'tag': display.tag(tag)})}</span>"
             )
             for tag in ORDER
             if (n := numbers[tag])

@@ -119,10 +119,7 @@ def test_each_layout_escapes_a_parameter_as_it_always_has() -> None:
     from gendoc.present.render import RenderOptions, environment
 
     param = Parameter('x"<b>\n', "T'", "", Option.SINGLE, Differentiability.UNDEFINED)
-    source = (
-        '{% import "shared/_operator.j2" as shared %}'
-        "{% call shared.parameter(p) %} notes{% endcall %}"
-    )
+    source = '{% import "shared/_operator.j2" as shared %}{{ shared.parameter(p, " notes") }}'
 
     def term(env: jinja2.Environment) -> str:
         return env.from_string(source).render(p=param).partition("</dt>")[0]

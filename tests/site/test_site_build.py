@@ -591,6 +591,39 @@ def test_language_switcher_leads_to_the_same_page(site: Path, lang: str) -> None
         assert target == str(PurePosixPath("/") / ("" if other == "en" else other) / path)
 
 
+def sidebar(html: str) -> str:
+    """The navigation in a page's sidebar."""
+    return html[
+        html.index('<nav class="md-nav md-nav--primary"') : html.index("md-sidebar--secondary")
+    ]
+
+
+def marked_links(nav: str) -> list[str]:
+    """The links of the entries the navigation marks active, other than the page itself (a
+    section is marked too, when one of its pages is)."""
+    return re.findall(r'<li class="md-nav__item md-nav__item--active">\s*<a href="([^"]+)"', nav)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_page_outside_the_navigation_marks_its_domain(site: Path, lang: str) -> None:
+    """The sidebar of the pages outside the navigation is rendered once per folder and marked
+    entries (gendoc.site.theme_frame): each operator page still marks its own domain's index,
+    its links relative to its own folder; a page in the navigation marks itself."""
+    domains = ("ai.onnx", "ai.onnx.ml")
+    for domain, other in (domains, domains[::-1]):
+        folder = site / ("" if lang == "en" else lang) / "operators" / domain
+        operators = sorted(p.name for p in folder.glob("*.html") if p.name != "index.html")
+        for name in (operators[0], operators[-1]):
+            nav = sidebar(page(site, lang, f"operators/{domain}/{name}"))
+            assert marked_links(nav) == ["index.html"], name
+            assert f'<a href="../{other}/index.html" class="md-nav__link">' in nav
+            assert "md-nav__link--active" not in nav
+    for path in ("audit.html", "guide.html"):
+        nav = sidebar(page(site, lang, path))
+        assert marked_links(nav) == []
+        assert f'<a href="{path}" class="md-nav__link md-nav__link--active">' in nav
+
+
 # ---------------------------------------------------------------------------- coverage
 
 
