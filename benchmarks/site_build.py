@@ -98,7 +98,6 @@ def search_payload(site: Path, lang: str, query: str) -> Counter[str]:
     fetched: Counter[str] = Counter()
     with served(site) as root, chromium_page() as page:
         prefix = "" if lang == "en" else f"{lang}/"
-        page.goto(f"{root}/{prefix}index.html")
 
         def record(request) -> None:
             name = urlsplit(request.url).path.rsplit("/", 1)[-1]
@@ -106,7 +105,10 @@ def search_payload(site: Path, lang: str, query: str) -> Counter[str]:
                 kind = KINDS.get(name.rsplit(".", 1)[-1], name)
                 fetched[kind] += request.sizes()["responseBodySize"]
 
+        # Listening from before the page loads: what the page fetches for the search as it
+        # opens counts too (a listener added after it missed whatever had finished by then).
         page.on("requestfinished", record)
+        page.goto(f"{root}/{prefix}index.html")
         page.locator(".gd-search__toggle").click()
         page.locator(".gd-search__input").fill(query)
         page.locator(".gd-search__result > a").first.wait_for()
