@@ -208,8 +208,8 @@ def cached(
 
     A stored value that does not decode, or that ``valid`` rejects, is computed
     again and replaced. With ``only_latest``, storing a value removes the values
-    of other keys under the same name: for large entries that a new key makes
-    useless (a new onnx).
+    of other keys under the same name, and those in another codec's files (an
+    earlier gendoc's): for large entries that a new key makes useless (a new onnx).
     """
     folder = cache_dir()
     if folder is None:
@@ -225,7 +225,7 @@ def cached(
     with contextlib.suppress(OSError):
         write_entry(path, codec.encode(value))
         if only_latest:
-            for old in folder.glob(f"{name}-*{codec.suffix}"):
+            for old in folder.glob(f"{name}-{'?' * len(key)}.*"):
                 if old != path:
                     old.unlink(missing_ok=True)
     return value

@@ -191,7 +191,11 @@ def test_an_entry_of_files_reads_back_whole_or_not_at_all(
         made.append(1)
         return dict(files)
 
-    assert cached("t", "k", make, FILES) == files and len(made) == 1
+    earlier = [tmp_path / "t-j.files", tmp_path / "t-k.json", tmp_path / "t-x-k.files"]
+    for path in earlier:  # another key, the JSON of an earlier gendoc, another name
+        path.write_text("{}")
+    assert cached("t", "k", make, FILES, only_latest=True) == files and len(made) == 1
+    assert [path.exists() for path in earlier] == [False, False, True]
     entry = tmp_path / "t-k.files"
     data = entry.read_bytes()
     assert FILES.decode(data) == files and cached("t", "k", make, FILES) == files
