@@ -41,7 +41,7 @@ from gendoc.runtime.operator_support import runtime_support
 from gendoc.site.onnx_links import source_url
 from gendoc.site.pages import SiteContent, url_of
 from gendoc.site.paths import markdown_url
-from gendoc.storage.cache import JSON, cached
+from gendoc.storage.cache import FILES, cached
 
 DATA_FOLDER = "reference"
 WHOLE = "reference.json"
@@ -77,14 +77,10 @@ class Published:
             return make()
         key = hashlib.sha256("\0".join((self.key, self.site_url, *more)).encode()).hexdigest()
 
-        def valid(value: object) -> bool:
-            return (
-                isinstance(value, dict)
-                and set(value) == names
-                and all(isinstance(text, str) for text in value.values())
-            )
+        def valid(value: dict[str, str]) -> bool:
+            return set(value) == names  # texts by name, as the codec reads them back
 
-        return cached(f"published-{name}", key[:40], make, JSON, only_latest=True, valid=valid)
+        return cached(f"published-{name}", key[:40], make, FILES, only_latest=True, valid=valid)
 
     def data(self) -> dict[str, str]:
         """The files of ``reference/``, by name."""

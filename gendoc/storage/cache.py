@@ -28,9 +28,11 @@ import json
 import marshal
 import os
 import stat
+import struct
 import tempfile
 import types
-from collections.abc import Callable, Iterable
+import zlib
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -149,6 +151,50 @@ JSON: Codec[Any] = Codec(
 )
 
 
+_FILES_MAGIC = b"gendoc files 1\n"
+_FILES_HEAD = struct.Struct(">IQ")  # the CRC-32 of what follows it, the size of the file list
+
+
+def _encode_files(files: Mapping[str, str]) -> bytes:
+    bodies = [text.encode("utf-8") for text in files.values()]
+    names = json.dumps(
+        [[name, len(body)] for name, body in zip(files, bodies, strict=True)], ensure_ascii=False
+    ).encode()
+    crc = zlib.crc32(b"".join(bodies), zlib.crc32(names))
+    return b"".join((_FILES_MAGIC, _FILES_HEAD.pack(crc, len(names)), names, *bodies))
+
+
+def _decode_files(data: bytes) -> dict[str, str]:
+    if not data.startswith(_FILES_MAGIC):
+        raise ValueError("not a cache entry of files")
+    view = memoryview(data)[len(_FILES_MAGIC) :]
+    if len(view) < _FILES_HEAD.size:
+        raise ValueError("a cache entry of files cut short")
+    crc, size = _FILES_HEAD.unpack_from(view)
+    view = view[_FILES_HEAD.size :]
+    if zlib.crc32(view) != crc:
+        raise ValueError("a damaged cache entry of files")
+    listed = json.loads(bytes(view[:size]))
+    if not isinstance(listed, list):
+        raise ValueError("a cache entry of files without its list")
+    files: dict[str, str] = {}
+    at = size
+    for name, length in listed:
+        if not isinstance(name, str) or not isinstance(length, int) or length < 0:
+            raise ValueError("a cache entry of files with a wrong list")
+        files[name] = str(view[at : at + length], "utf-8")
+        at += length
+    if at != len(view) or len(files) != len(listed):
+        raise ValueError("a cache entry of files whose list does not match its texts")
+    return files
+
+
+FILES: Codec[dict[str, str]] = Codec(".files", _encode_files, _decode_files)
+"""Texts by name (a folder of files): a list of the names and sizes, then the texts as
+UTF-8 one after the other, under a CRC-32 of both. Multi-megabyte texts cost a copy each
+way, where JSON escapes and unescapes every character; any damage is a miss."""
+
+
 def cached(
     name: str,
     key: str,
@@ -162,8 +208,8 @@ def cached(
 
     A stored value that does not decode, or that ``valid`` rejects, is computed
     again and replaced. With ``only_latest``, storing a value removes the values
-    of other keys under the same name: for large entries that a new key makes
-    useless (a new onnx).
+    of other keys under the same name, and those in another codec's files (an
+    earlier gendoc's): for large entries that a new key makes useless (a new onnx).
     """
     folder = cache_dir()
     if folder is None:
@@ -179,7 +225,7 @@ def cached(
     with contextlib.suppress(OSError):
         write_entry(path, codec.encode(value))
         if only_latest:
-            for old in folder.glob(f"{name}-*{codec.suffix}"):
+            for old in folder.glob(f"{name}-{'?' * len(key)}.*"):
                 if old != path:
                     old.unlink(missing_ok=True)
     return value

@@ -11,6 +11,7 @@ from gendoc.runtime.operator_support import runtime_support
 from gendoc.site.content import site_content
 from gendoc.site.paths import markdown_url
 from gendoc.site.published import LLMS, LLMS_FULL, Published
+from gendoc.storage.cache import FILES
 
 DOMAIN = "ai.onnx.preview.training"  # a handful of operators, in every onnx gendoc supports
 
@@ -36,8 +37,9 @@ def test_a_kept_entry_naming_other_files_is_made_again(cache: Path, tmp_path: Pa
     published = _published()
     made = published.language_files("en", "")
     assert {LLMS, LLMS_FULL} < set(made)
-    (entry,) = cache.glob("published-markdown-en-*.json")
-    entry.write_text(json.dumps({"../../outside.txt": "x", LLMS: "planted"}), encoding="utf-8")
+    (entry,) = cache.glob("published-markdown-en-*.files")
+    assert FILES.decode(entry.read_bytes()) == made  # read back whole
+    entry.write_bytes(FILES.encode({"../../outside.txt": "x", LLMS: "planted"}))
     again = _published().language_files("en", "")
     assert again == made
     site = tmp_path / "site"
