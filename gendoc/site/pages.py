@@ -90,7 +90,8 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "heading_id": heading_id,
         "page_title": page_title,
         "description": partial(description, display),
-        "badge": lambda tag: tag_badge(tag, display.tag(tag)),
+        # A tag's badge is the same for every parameter that has the tag: made once per tag.
+        "badge": cache(lambda tag: tag_badge(tag, display.tag(tag))),
         "diff_line": diff_line,
         "diff_lines": diff_lines,
         "diffs": lambda op: operator_diffs(op.versions, display),
