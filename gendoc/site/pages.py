@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, partial
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +35,7 @@ from gendoc.audit.weigh import Weighed
 from gendoc.catalogs import schema_text
 from gendoc.catalogs.i18n import translations
 from gendoc.evidence.verdict import Suggestion
+from gendoc.model.pairing import TagChange
 from gendoc.model.reference import Operator, ParameterRef, Reference, Schema
 from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
@@ -55,7 +57,7 @@ from gendoc.site.page_table import PageSpec, page_specs
 from gendoc.site.parts import Parts, prefix_of
 from gendoc.site.paths import PagePaths, markdown_url
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
-from gendoc.site.versions_diff import operator_diffs
+from gendoc.site.versions_diff import Changes, all_tag_changes, operator_diffs
 from gendoc.storage.resources import templates_root
 
 FOOTER = "site/footer.html.j2"
@@ -77,8 +79,11 @@ def relative_url(source: str, target: str, directory_urls: bool) -> str:
     return get_relative_url(url_of(target, directory_urls), url_of(source, directory_urls))
 
 
-def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.Environment:
-    """The renderer's environment of a language, with autoescape and the site's filters."""
+def environment(
+    templates: Path | None, lang: str, onnx_version: str, changes: Changes = all_tag_changes
+) -> jinja2.Environment:
+    """The renderer's environment of a language, with autoescape and the site's filters;
+    ``changes`` gives the tag changes between two versions (see :func:`operator_diffs`)."""
     options = render.RenderOptions(lang=lang, templates=templates)
     base = render.environment(options, onnx_version)
     env = render.autoescaping(base)
@@ -90,10 +95,11 @@ def environment(templates: Path | None, lang: str, onnx_version: str) -> jinja2.
         "heading_id": heading_id,
         "page_title": page_title,
         "description": partial(description, display),
-        "badge": lambda tag: tag_badge(tag, display.tag(tag)),
+        # A tag's badge is the same for every parameter that has the tag: made once per tag.
+        "badge": cache(lambda tag: tag_badge(tag, display.tag(tag))),
         "diff_line": diff_line,
         "diff_lines": diff_lines,
-        "diffs": lambda op: operator_diffs(op.versions, display),
+        "diffs": lambda op: operator_diffs(op.versions, display, changes),
         "tag_counts": lambda schema: tags.tag_counts(schema, display),
         "strength": lambda value: tags.strength(value, display),
         "runs_on": support_of,
@@ -127,7 +133,9 @@ class SiteContent:
 
     def env(self, lang: str) -> jinja2.Environment:
         if lang not in self._envs:
-            self._envs[lang] = environment(self.templates, lang, self.reference.onnx_version)
+            self._envs[lang] = environment(
+                self.templates, lang, self.reference.onnx_version, self.tag_changes
+            )
         return self._envs[lang]
 
     def compile_templates(self, lang: str) -> None:
@@ -140,10 +148,12 @@ class SiteContent:
     def prepare(self) -> None:
         """Compute now what every language's pages read alike: the evidence's verdicts,
         how much of the schema text is translated, where each operator version runs, the
-        Method 1 scripts, and the schema texts' parser (imported and set up). Before the
-        other languages' process is forked, that process gets them ready."""
+        tag changes between its versions, the Method 1 scripts, and the schema texts' parser
+        (imported and set up). Before the other languages' process is forked, that process
+        gets them ready."""
         self.verdicts  # noqa: B018 (cached properties: computed once, kept)
         self.translation_coverage  # noqa: B018
+        self.version_tag_changes  # noqa: B018
         for domain in self.reference.domains:
             for op in self.reference.operators(domain):
                 for schema in op.versions:
@@ -168,6 +178,23 @@ class SiteContent:
         for finding in sorted(self.findings, key=lambda f: f.sort_key()):
             grouped[(finding.domain, finding.op)].append(finding)
         return dict(grouped)
+
+    @cached_property
+    def version_tag_changes(self) -> dict[tuple[str, str, int, int], tuple[TagChange, ...]]:
+        """The tag changes between every two versions of each operator, by domain, name and
+        the two versions: what the diffs of every language flag."""
+        return {
+            (op.domain, op.name, old.since_version, new.since_version): all_tag_changes(old, new)
+            for domain in self.reference.domains
+            for op in self.reference.operators(domain)
+            for old, new in combinations(op.versions, 2)
+        }
+
+    def tag_changes(self, old: Schema, new: Schema) -> tuple[TagChange, ...]:
+        """The tag changes from version ``old`` to ``new`` of one operator."""
+        key = (new.domain, new.name, old.since_version, new.since_version)
+        found = self.version_tag_changes.get(key)
+        return all_tag_changes(old, new) if found is None else found
 
     @cached_property
     def counts(self) -> Tally:

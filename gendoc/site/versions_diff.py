@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -221,11 +222,19 @@ def _replaced(
     ]
 
 
+Changes = Callable[[Schema, Schema], Sequence[TagChange]]
+"""The tag changes between two versions of an operator, older first."""
+
+
+def all_tag_changes(old: Schema, new: Schema) -> tuple[TagChange, ...]:
+    return tuple(tag_changes(old, new))
+
+
 def diff_versions(old: Schema, new: Schema, display: Display) -> VersionDiff:
     """The unified diff of two versions, with context, tag changes flagged."""
     a, b = version_lines(old, display), version_lines(new, display)
     a_text, b_text = encoded([x.text for x in a], [x.text for x in b])
-    return _diff_lines(old, new, (a, a_text), (b, b_text), {})
+    return _diff_lines(old, new, (a, a_text), (b, b_text), {}, all_tag_changes(old, new))
 
 
 _Version = tuple[list[Line], str]
@@ -233,10 +242,14 @@ _Version = tuple[list[Line], str]
 
 
 def _diff_lines(
-    old: Schema, new: Schema, version_a: _Version, version_b: _Version, made: _Made
+    old: Schema,
+    new: Schema,
+    version_a: _Version,
+    version_b: _Version,
+    made: _Made,
+    changes: Sequence[TagChange],
 ) -> VersionDiff:
     (a, a_text), (b, b_text) = version_a, version_b
-    changes = list(tag_changes(old, new))
     changed = {(c.part, name) for c in changes for name in (c.name, c.old_name)}
     matcher = Matcher(a_text, b_text)
     out: list[DiffLine] = []
@@ -262,14 +275,20 @@ class OperatorDiffs:
     oldest first: the comparisons one page of the site holds (see :mod:`gendoc.site.parts`)."""
 
 
-def operator_diffs(versions: tuple[Schema, ...], display: Display) -> OperatorDiffs:
+def operator_diffs(
+    versions: tuple[Schema, ...], display: Display, changes: Changes = all_tag_changes
+) -> OperatorDiffs:
+    """Every pair of ``versions`` compared in ``display``'s language. The tag changes of a
+    pair are the same in every language: ``changes`` may give them computed once (the site
+    does, before its languages' processes part: :meth:`gendoc.site.pages.SiteContent.prepare`)."""
     lines = [version_lines(schema, display) for schema in versions]
     texts = list(zip(lines, encoded(*([x.text for x in v] for v in lines)), strict=True))
     made: _Made = {}
     neighbours = {}
     into: dict[int, list[VersionDiff]] = {}
     for i, j in combinations(range(len(versions)), 2):
-        diff = _diff_lines(versions[i], versions[j], texts[i], texts[j], made)
+        old, new = versions[i], versions[j]
+        diff = _diff_lines(old, new, texts[i], texts[j], made, changes(old, new))
         if j == i + 1:
             neighbours[versions[j].since_version] = diff
         into.setdefault(versions[j].since_version, []).append(diff)
