@@ -86,10 +86,10 @@ def _site(name: str, template: str, pages: Callable[[SiteLike], Listed]) -> Outp
 
 
 _site("operators index page", "operators.md.j2", _single(OPERATORS_INDEX))
-_site("coverage page", "coverage.md.j2", _single(COVERAGE_PAGE))
+_site("coverage page", "coverage.html.j2", _single(COVERAGE_PAGE))
 _site("coverage chart", "coverage.svg.j2", _single(COVERAGE_CHART))
-_site("audit page", "audit.md.j2", _single(AUDIT_PAGE, {"rules": STATIC_RULES}))
-_site("domain index page", "domain.md.j2", _domain_indexes)
+_site("audit page", "audit.html.j2", _single(AUDIT_PAGE, {"rules": STATIC_RULES}))
+_site("domain index page", "domain.html.j2", _domain_indexes)
 _site("operator page", "operator.html.j2", _operator_pages)
 _site("evidence index page", "evidence_index.md.j2", evidence_pages.index_page)
 _site("evidence page", "evidence.html.j2", evidence_pages.operator_pages)

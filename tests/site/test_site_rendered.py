@@ -16,7 +16,8 @@ import markdown
 import pytest
 from markupsafe import Markup
 
-from gendoc.site.pages import relative_url
+from gendoc.collect import installed
+from gendoc.site.pages import SiteContent, relative_url, static_findings
 from gendoc.site.rendered import Headings
 from tests.site.test_site_build import mkdocs_build, small_project
 from tests.site.test_site_crawl import Links, broken_links
@@ -142,3 +143,22 @@ def test_a_template_of_both_environments_is_escaped_only_in_html(
     assert "<x>" in outputs["markdown"]
     assert "&lt;x&gt;" in outputs["html"]
     assert "<x>" not in outputs["html"]
+
+
+def test_mkdocs_converts_no_large_generated_markdown() -> None:
+    """Python-Markdown's conversion grows with the page: the pages of long tables (the
+    audit, the coverage, the domain indexes) come as HTML, with their headings in the
+    table of contents; what is left as Markdown is a few kilobytes."""
+    reference = installed.reference((), with_details=True)
+    content = SiteContent(reference, static_findings(reference))
+    for lang in ("en", "zh"):
+        for path in ("audit.md", "coverage.md", "operators/ai.onnx/index.md"):
+            page = content.render(path, lang)
+            assert page.toc and len(page.text) > 30_000
+        markdown_pages = [
+            (path, len(content.render(path, lang).text))
+            for path, spec in content.pages.items()
+            if spec.per_language and not spec.template.endswith(".html.j2")
+        ]
+        assert markdown_pages and all(size < 16_000 for _, size in markdown_pages)
+        assert all(content.render(path, lang).toc is None for path, _ in markdown_pages)
