@@ -259,6 +259,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         finally:
+            if build.worker is not None:  # failed before waiting for it: of no use any more
+                build.worker.stop()
+                build.worker = None
             build.remove_index_parts()
             self.build = None
 

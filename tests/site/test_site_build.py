@@ -342,6 +342,26 @@ def test_a_failing_second_language_fails_the_build(tmp_path: Path, jobs: int) ->
     assert not list(tmp_path.glob(".*"))  # no folder of search-index parts left beside "out"
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_pagefind_fails_the_build_in_one_line(
+    tmp_path: Path, jobs: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When Pagefind fails, in one process or in both, the build fails with Pagefind's last
+    line, writes no search index, keeps none, and leaves nothing beside the site."""
+    failing = tmp_path / "pagefind"
+    failing.write_text("#!/bin/sh\necho 'Error: the disk is full' >&2\nexit 3\n")
+    failing.chmod(0o755)
+    monkeypatch.setenv("PAGEFIND_BINARY_PATH", str(failing))
+    project = tmp_path / "project"
+    done = mkdocs_build(hostile_project(project), project / "out", project / "cache", jobs)
+    assert done.returncode != 0
+    errors = [line for line in done.stderr.splitlines() if "pagefind failed" in line]
+    assert errors and all(line.endswith("Error: the disk is full") for line in errors), errors
+    assert not (project / "out" / "pagefind").exists()
+    assert not list(project.glob(".*"))
+    assert not list((project / "cache").rglob("search-index/*/*"))  # no index kept
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize(
     "path",
