@@ -58,6 +58,8 @@ KINDS = {
     "pf_fragment": "excerpts",
     "pf_filter": "filters",
 }
+SEARCH_TARGET_KB = 300
+"""What the search may download from opening a page to the first results."""
 TARGETS = {
     "full build / baseline": 1.0,
     "rebuild / full build": 0.5,
@@ -124,7 +126,10 @@ def report_search(site: Path) -> None:
         fetched = search_payload(site, lang, query)
         parts = ", ".join(f"{kind} {size / 1e3:.0f} KB" for kind, size in fetched.most_common())
         total = sum(fetched.values()) / 1e3
-        print(f"search payload, {lang} query {query!r}: {total:.0f} KB: {parts}")
+        print(
+            f"search payload, {lang} query {query!r}: {total:.0f} KB"
+            f" (target <= {SEARCH_TARGET_KB} KB): {parts}"
+        )
 
 
 def main() -> None:
