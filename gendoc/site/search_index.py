@@ -4,25 +4,9 @@ Pagefind takes about a second per language, once the language's pages are
 written. Its index depends on nothing but the HTML it reads, its own version
 and its arguments, so the bundle it writes is kept in the cache folder under
 a hash of those, and a build whose HTML is byte for byte the last indexed set
-restores the bundle instead of running Pagefind. Only the newest bundle of
-each part (below) is kept: an old one is never asked for again once its
-pages changed. A kept bundle is one file, an uncompressed zip archive of the bundle's files
-and their SHA-256 (creating the 450 files of a language's bundle a second time, in the
-cache, cost a full build half a second of processor time on a busy machine); one with a
-file missing, added or changed (a damaged cache, or a page's script rewritten in place),
-or a name that is not a plain path inside the bundle, is not restored: Pagefind runs
-again and its bundle replaces the kept one.
-
-A site's search files are its own, never linked to the kept ones: whoever can write the
-site (a server's upload folder) would write the cache through a link, and a kept file
-would be served with the site's owner and times. Each part is copied once, in the
-process that made it, while the other process may still be building its language:
-restored from the cache into the folder where the parts wait, or, when Pagefind ran, from
-there into the cache; joining the parts then moves their files into the site. (Linking
-was cheaper: creating the 900 files of a bundle costs a millisecond or two each on a busy
-machine, linking them 30 microseconds.) A kept bundle is restored only when its file and
-every folder above it in the cache are the user's and nobody else can write to them (see
-:func:`gendoc.storage.cache.read_entry`); it is written writable by the user alone.
+restores the bundle instead of running Pagefind (:mod:`.search_bundle_cache`).
+The search panel ranks results by the kind of page, which each bundle carries
+(:mod:`.search_kinds`).
 
 Pagefind lists the languages of ``pagefind-entry.json`` in the order of a
 hash map, which changes from run to run; they are sorted here, so that the
@@ -40,14 +24,6 @@ take from outside the marked element is lost: ``<title>``, its title for a
 page with no ``<h1>`` (every page here has one), and ``data-pagefind-meta``,
 ``-filter`` or ``-sort`` attributes outside it (the theme writes none). A site with no
 marked page is indexed as Pagefind does by default, every page's ``<body>``.
-
-The search panel ranks results by the kind of page (operator pages, then operator-set
-pages, then the others, the evidence pages last). Pagefind's own marks cannot say that
-deterministically: it writes several filter values or sort keys in the order of a hash
-map, which changes from run to run. So each run's bundle carries, per index language,
-``kinds-<code>.json``: the Pagefind id of each page of a ranked kind (its fragment's name),
-read back from the fragments Pagefind wrote, by the folder the page's URL starts with
-(:data:`KIND_FOLDERS`); a page of no listed kind is "other".
 
 Pagefind reads a copy of the site's pages, not the pages themselves: a
 Chinese page's copy has its words spaced apart and its language renamed (see
@@ -67,9 +43,7 @@ after both languages were written; each part is kept and restored on its own.
 from __future__ import annotations
 
 import contextlib
-import gzip
 import hashlib
-import io
 import json
 import os
 import re
@@ -84,20 +58,14 @@ from importlib.metadata import version
 from pathlib import Path
 
 from gendoc.errors import GendocError
+from gendoc.site.search_bundle_cache import MANIFEST, keep, restore
+from gendoc.site.search_kinds import KINDS, write_kinds
 from gendoc.site.search_words import INDEX_LANGUAGES, VOCABULARY, Segmenter
-from gendoc.storage.cache import read_entry, write_entry
 from gendoc.storage.write import remove_entry
 
 BUNDLE = "pagefind"
 ENTRY = "pagefind-entry.json"
-MANIFEST = ".gendoc-manifest.json"
-"""In a kept bundle's archive: the SHA-256 of its other files, checked before it is restored."""
-KINDS = "kinds-{code}.json"
-"""In a bundle: the Pagefind ids of the pages of each kind the search ranks, per index language."""
-KIND_FOLDERS = {"operators": "operator", "opsets": "opset", "evidence": "evidence"}
-"""The kind of a page by the first folder of its path under its language's root."""
-FRAGMENT = "pagefind_dcd"
-"""What a fragment of Pagefind's bundle starts with, once unzipped, before its JSON."""
+
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
 # without permalink signs, without the older versions (marked gd-older by the operator page's
@@ -190,14 +158,14 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
     target = parts / pages.name
     if kept is not None:
         try:
-            if _restore(kept / key, target):
+            if restore(kept / key, target):
                 return target
         except (OSError, ValueError, KeyError, zipfile.BadZipFile):  # missing, or damaged
             pass
         shutil.rmtree(target, ignore_errors=True)  # a damaged bundle is indexed again
     run_pagefind(site, pages, marked, target)
     if kept is not None:
-        _keep(target, kept, key)
+        keep(target, kept, key)
     return target
 
 
@@ -289,36 +257,6 @@ def run_pagefind(site: Path, pages: Pages, marked: bool, bundle: Path) -> None:
         (bundle / VOCABULARY.format(code=code)).write_text(text, encoding="utf-8")
 
 
-def page_kind(url: str) -> str | None:
-    """The kind of the page at ``url`` (from the site's root, as Pagefind gives it), or
-    ``None`` for any other page: by its first folder, after a language's folder if any. The
-    indexes of operators and operator sets are not of their kind; that of the evidence is."""
-    parts = url.strip("/").split("/")
-    if parts[0] not in KIND_FOLDERS:
-        parts = parts[1:]  # a language's folder (zh/), or a page at the root
-    kind = KIND_FOLDERS.get(parts[0]) if parts else None
-    if kind != "evidence" and url.endswith(("/", "/index.html")):
-        return None
-    return kind
-
-
-def write_kinds(bundle: Path) -> None:
-    """``kinds-<code>.json`` of each index language of ``bundle``: the ids of its pages by
-    kind, each list sorted."""
-    found: dict[str, dict[str, list[str]]] = {}
-    for path in sorted((bundle / "fragment").glob("*.pf_fragment")):
-        code = path.stem.rpartition("_")[0]
-        data = gzip.decompress(path.read_bytes())
-        fragment = json.loads(data.removeprefix(FRAGMENT.encode()))
-        kinds = found.setdefault(code, {kind: [] for kind in KIND_FOLDERS.values()})
-        kind = page_kind(fragment.get("url", ""))
-        if kind is not None:
-            kinds[kind].append(path.stem)
-    for code, kinds in found.items():
-        text = json.dumps(kinds, separators=(",", ":"))
-        (bundle / KINDS.format(code=code)).write_text(text, encoding="utf-8")
-
-
 def _search_copy(site: Path, pages: Pages, source: Path, segmenter: Segmenter) -> set[str]:
     """``pages`` of ``site`` into ``source``, as Pagefind is to read them: a page of a
     language in :data:`INDEX_LANGUAGES` with its Chinese words spaced and its language
@@ -384,55 +322,3 @@ def _share(source: str, target: str) -> None:
         os.link(source, target)
     except OSError:
         shutil.copy2(source, target)
-
-
-def _keep(bundle: Path, kept: Path, key: str) -> None:
-    """Store ``bundle`` as the only kept index, one archive writable by the user alone; a
-    failure leaves the cache without one."""
-    files = {
-        path.relative_to(bundle).as_posix(): path.read_bytes()
-        for path in sorted(bundle.rglob("*"))
-        if path.is_file()
-    }
-    digests = {name: hashlib.sha256(data).hexdigest() for name, data in files.items()}
-    files[MANIFEST] = json.dumps(digests, sort_keys=True).encode()
-    archive = io.BytesIO()
-    with zipfile.ZipFile(archive, "w", zipfile.ZIP_STORED) as written:
-        for name, data in files.items():
-            written.writestr(zipfile.ZipInfo(name, _ZIP_TIME), data)
-    with contextlib.suppress(OSError):
-        write_entry(kept / key, archive.getvalue())
-        for old in kept.iterdir():
-            if old.name != key:
-                remove_entry(old)
-
-
-_ZIP_TIME = (1980, 1, 1, 0, 0, 0)
-"""The time of every file in a kept archive: the earliest a zip file can say."""
-
-
-def _restore(entry: Path, target: Path) -> bool:
-    """Write the kept bundle ``entry`` into ``target``, if it holds exactly the files its
-    manifest lists, byte for byte, each named by a plain path; ``OSError`` when it is
-    missing or another user could have written it (see :func:`read_entry`)."""
-    with zipfile.ZipFile(io.BytesIO(read_entry(entry))) as archive:
-        listed = json.loads(archive.read(MANIFEST))
-        names = [name for name in archive.namelist() if name != MANIFEST]
-        if not isinstance(listed, dict) or sorted(listed) != sorted(set(names)):
-            return False
-        if len(names) != len(listed) or not all(_plain(name) for name in names):
-            return False
-        files = {name: archive.read(name) for name in names}
-    if any(hashlib.sha256(data).hexdigest() != listed[n] for n, data in files.items()):
-        return False
-    for name, data in files.items():
-        path = target / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    return True
-
-
-def _plain(name: str) -> bool:
-    """Whether an archive's file name is a relative path inside its folder."""
-    parts = name.split("/")
-    return "\\" not in name and all(part not in ("", ".", "..") for part in parts)

@@ -21,10 +21,10 @@ pytest.importorskip("pagefind")
 
 from gendoc.errors import GendocError
 from gendoc.site import search_index
+from gendoc.site.search_bundle_cache import MANIFEST
 from gendoc.site.search_index import (
     BUNDLE,
     ENTRY,
-    MANIFEST,
     Pages,
     index_pages,
     marked_text,
