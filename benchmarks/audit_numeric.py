@@ -53,7 +53,8 @@ def main() -> None:
         report = audit_reference(reference)
         lints.append(time.perf_counter() - start)
     print(f"static, lints alone on {report.operator_count} operators: median {_median(lints)}")
-    print(f"static findings: {report.summary()}")
+    counts = ", ".join(f"{n} {severity.value}" for severity, n in report.counts().items())
+    print(f"static findings: {counts}")
 
     seconds, stdout = _timed_cli("--numeric", "--format", "json", "--jobs", str(args.jobs))
     numeric = json.loads(stdout)["numeric"]
