@@ -21,6 +21,7 @@ from mkdocs.structure.pages import Page
 
 from gendoc.present import schema_html_cache
 from gendoc.site.build_cache import Store
+from gendoc.site.compiled import Compiling
 from gendoc.site.languages import Worker
 from gendoc.site.search_index import parts_folder
 
@@ -63,6 +64,8 @@ class SiteBuild:
     """Where each language's search index waits to be joined (see :mod:`.search_index`)."""
     index_parts_owner: int = 0
     """The process that made ``index_parts``."""
+    compiling: Compiling | None = None
+    """The templates being compiled beside the build's start (see :mod:`.compiled`)."""
 
     def __post_init__(self) -> None:
         self.texts.enter_context(schema_html_cache.remembered())
@@ -92,6 +95,23 @@ class SiteBuild:
             self.index_parts_owner = os.getpid()
         return self.index_parts
 
+    def claim(self, site: Path, task: str) -> bool:
+        """Whether this process takes ``task``, a piece of the build's end that either process
+        may do: the first to ask takes it. The claim is a file made where the index parts
+        wait (made before the processes part), so it goes with them."""
+        claim = self.index_folder(site) / f".claim-{task}"
+        try:
+            os.close(os.open(claim, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except FileExistsError:
+            return False
+        return True
+
+    def take_compiled(self) -> None:
+        """Keep what the compiling process compiled, once it is done (waiting for it)."""
+        if self.compiling is not None:
+            compiling, self.compiling = self.compiling, None
+            compiling.take()
+
     def remove_index_parts(self) -> None:
         """Remove the folder of the index parts, in the process that made it: a failing
         worker leaves it to its parent, which may still be writing its own part there."""
@@ -101,6 +121,7 @@ class SiteBuild:
 
     def fail(self, error: Exception) -> None:
         """The build failed: store nothing, stop the worker, remove the index parts."""
+        self.take_compiled()
         self.remove_index_parts()
         self.texts.__exit__(type(error), error, error.__traceback__)
         if self.worker is not None:

@@ -71,7 +71,7 @@ from gendoc.site.build_cache import (
     stored_render,
 )
 from gendoc.site.build_state import SiteBuild
-from gendoc.site.compiled import THEME_BYTECODE, compile_ahead
+from gendoc.site.compiled import THEME_BYTECODE, compile_ahead, compile_beside
 from gendoc.site.content import site_content
 from gendoc.site.languages import may_fork, start
 from gendoc.site.page_table import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, write_site_wide
@@ -166,6 +166,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if self.build is None:
             _unlinked_site(Path(config.site_dir))
             self.build = SiteBuild(config.theme["language"])
+            if self._will_fork(config):
+                self.build.compiling = compile_beside(partial(self._compile, config))
         # The i18n plugin sets the language switcher's links on config.extra as an attribute
         # per page, which hides the item it resets for each language: the next language's
         # 404 page would link the last page of the previous one.
@@ -200,12 +202,25 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return ""
 
     def _worker_done(self, site: Path, built_before: int, languages: list[str]) -> None:
-        """In the worker, its builds over: save their stores, write their Markdown and index
-        their folders."""
+        """In the worker, its builds over: save their stores, index their folders, then do
+        what is left of the build's end (:meth:`_end_tasks`)."""
         self.build.save(built_before)
         for lang in languages:
-            self._publish(site, lang)
             index_pages(site, self.cache, Pages(lang, lang), self.build.index_folder(site))
+        self._end_tasks(site, languages)
+
+    def _end_tasks(self, site: Path, languages: list[str]) -> None:
+        """The files of the build's end that need no other: the reference's data and the
+        Markdown of ``languages`` (those besides the first). With a worker, each is written
+        by the process that gets to it first, once its own pages are indexed: which of the
+        two finishes its Pagefind run first changes from build to build, and the other would
+        wait for it with nothing to do."""
+        tasks: dict[str, Callable[[], None]] = {"data": partial(self.published.write_data, site)}
+        for lang in languages:
+            tasks[f"markdown-{lang}"] = partial(self._publish, site, lang)
+        for name, task in tasks.items():
+            if self.build.claim(site, name):
+                task()
 
     def _publish(self, site: Path, lang: str) -> None:
         """Write a language's Markdown files and its llms.txt pair (see :mod:`.published`)."""
@@ -241,11 +256,11 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         others = self._other_languages(config)
         parts = build.index_folder(site)
         try:
-            self.published.write_data(site)
             write_site_wide(self.content, site, build.first_language)
             self._publish(site, build.first_language)
             first = Pages(build.first_language, skip=frozenset(others))
             bundles = [index_pages(site, self.cache, first, parts)]
+            self._end_tasks(site, others)
             if build.worker is not None:  # it indexed the others before it exited
                 worker, build.worker = build.worker, None
                 self._i18n(config).building = False
@@ -253,7 +268,6 @@ class GendocPlugin(BasePlugin[GendocConfig]):
                 bundles += [parts / lang for lang in others]
             else:
                 for lang in others:
-                    self._publish(site, lang)
                     bundles.append(index_pages(site, self.cache, Pages(lang, lang), parts))
             merge_bundles(site, bundles)
         except GendocError as exc:
@@ -273,7 +287,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         i18n = self._i18n(config)
         others = self._other_languages(config)
         build = self.build
-        if build.open == 1 and self.command == "build" and others and may_fork():
+        if self._will_fork(config):
             site = Path(config.site_dir)
             build.index_folder(site)  # made before the fork: the worker writes into it too
             finish = partial(self._worker_done, site, len(build.languages))
@@ -281,19 +295,31 @@ class GendocPlugin(BasePlugin[GendocConfig]):
             build.worker = start(config, i18n, others, finish)
         return nav
 
-    def _before_fork(self, config: MkDocsConfig) -> None:
-        """What each language's process would do alike, done once before they part: compile
-        the theme's and the generated pages' templates (see :mod:`.compiled`) and, when this
-        build renders pages (not all are stored), what all languages' pages read alike."""
-        lang = config.theme["language"]
-        self.content.compile_templates(lang)
+    def _will_fork(self, config: MkDocsConfig) -> bool:
+        """Whether this build's first language forks the others' build (see
+        :mod:`.languages`): ``mkdocs build`` of more than one language, where it can."""
+        first = self.build is not None and self.build.open <= 1
+        return (
+            first and self.command == "build" and bool(self._other_languages(config)) and may_fork()
+        )
+
+    def _compile(self, config: MkDocsConfig) -> None:
+        """Compile the theme's and the generated pages' templates (see :mod:`.compiled`)."""
+        self.content.compile_templates(config.theme["language"])
         env = config.theme.get_env()
         env.bytecode_cache = THEME_BYTECODE
         compile_ahead(env, ["main.html", *sorted(config.theme.static_templates)])
+
+    def _before_fork(self, config: MkDocsConfig) -> None:
+        """What each language's process would do alike, done once before they part: when
+        this build renders pages (not all are stored), what all languages' pages read alike;
+        then the templates, compiled meanwhile beside it (or now, if that failed)."""
         language = self.build.language
         keys = (digest(self.pages_key, lang, path) for lang, path in language.unread.values())
         if not all(stored(language.store, key) for key in keys):
             self.content.prepare()
+        self.build.take_compiled()
+        self._compile(config)  # compiles nothing that was compiled already
 
     @staticmethod
     def _i18n(config: MkDocsConfig) -> Any:
