@@ -77,6 +77,7 @@ from gendoc.site.languages import may_fork, start
 from gendoc.site.page_table import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, write_site_wide
 from gendoc.site.pages import SiteContent
 from gendoc.site.parts import write_parts
+from gendoc.site.process_end import keep_until_exit
 from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_index import Pages, index_pages, merge_bundles
@@ -161,6 +162,12 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         self.command = command
         if command == "build":
             gc.set_threshold(10_000, 10, 10)
+
+    def on_shutdown(self) -> None:
+        """``mkdocs build`` is over: its process ends without freeing what it made (see
+        :mod:`.process_end`)."""
+        if self.command == "build":
+            keep_until_exit()
 
     def on_pre_build(self, config: MkDocsConfig) -> None:
         if self.build is None:

@@ -1,9 +1,12 @@
-"""Templates compiled in a forked process and handed back (gendoc.site.compiled), and the
-pieces of a build's end that either of its processes takes (gendoc.site.build_state)."""
+"""The site build's use of its processes: templates compiled in a forked process and handed
+back (gendoc.site.compiled), the pieces of a build's end that either of its processes takes
+(gendoc.site.build_state), and a process that ends without freeing (gendoc.site.process_end)."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import jinja2
@@ -91,3 +94,33 @@ def test_a_task_of_the_end_is_taken_once(tmp_path: Path) -> None:
     assert not build.claim(site, "data")
     build.remove_index_parts()
     assert not any(tmp_path.glob(".site-pagefind-*"))
+
+
+FINALIZED = """
+import sys
+from gendoc.site.process_end import keep_until_exit
+
+class Noted:
+    def __del__(self):
+        print("freed", flush=True)
+
+made = {"page": Noted()}
+if sys.argv[1] == "keep":
+    keep_until_exit()
+print("end", flush=True)
+sys.exit(3)
+"""
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_a_kept_process_ends_without_freeing(keep: bool) -> None:
+    """After ``keep_until_exit`` the interpreter frees nothing it made (no finalizer runs),
+    and still exits with the status it was given."""
+    done = subprocess.run(
+        [sys.executable, "-c", FINALIZED, "keep" if keep else "free"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 3
+    assert done.stdout.split() == (["end"] if keep else ["end", "freed"])
