@@ -27,7 +27,13 @@ marked page is indexed as Pagefind does by default, every page's ``<body>``.
 
 Pagefind reads a copy of the site's pages, not the pages themselves: a
 Chinese page's copy has its words spaced apart and its language renamed (see
-:mod:`gendoc.site.search_words`), the other pages are linked in as they are.
+:mod:`gendoc.site.search_words`). Every copy leaves out the parts the templates
+mark as unsearched (:data:`UNSEARCHED`: older versions, diffs, examples, function
+bodies, runtime tables, evidence tables), which Pagefind's exclusions drop anyway;
+parsing them was a quarter of its processor time. The index is the same but for
+the ids inside those parts, which Pagefind lists among a page's anchors; the
+search uses only the headings' (none of which is inside one). A page with no
+mark is linked in as it is.
 
 A site can be indexed in parts (:class:`Pages`, one per language folder), each
 part into a bundle of its own, which :func:`merge_bundles` then joins into
@@ -82,6 +88,10 @@ PAGEFIND_ARGS = (
     "div.gd-older",
     "--silent",
 )
+
+# What the templates mark around the parts of a page Pagefind leaves out (PAGEFIND_ARGS and
+# data-pagefind-ignore say which): cut from the copy Pagefind reads, they cost it nothing.
+UNSEARCHED = (b"<!--gd-unsearched-->", b"<!--/gd-unsearched-->")
 
 # The marking of the text Pagefind indexes; on a site that has it, the root Pagefind starts from.
 BODY_MARK = "data-pagefind-body"
@@ -271,15 +281,53 @@ def _search_copy(site: Path, pages: Pages, source: Path, segmenter: Segmenter) -
         found = _HTML_LANG.search(data, 0, 4096)
         lang = found.group(1).decode().split("-")[0].lower() if found else ""
         if lang not in INDEX_LANGUAGES:
-            _share(str(path), str(target))
+            cut = without_unsearched(data)
+            if cut is data:
+                _share(str(path), str(target))
+            else:
+                target.write_bytes(cut)
             continue
         code = INDEX_LANGUAGES[lang]
         segmented.add(code)
         text = marked_text(data, code.encode())
         if text is None:
             text = data[: found.start(1)] + code.encode() + data[found.end(1) :]
+        text = without_unsearched(text)
         target.write_text(segmenter.spaced(text.decode("utf-8")), encoding="utf-8")
     return segmented
+
+
+def without_unsearched(html: bytes) -> bytes:
+    """``html`` without what the templates mark as left out of the search
+    (:data:`UNSEARCHED`), or ``html`` itself where nothing is marked or the marks do not
+    pair up (Pagefind's own exclusions then leave the same out)."""
+    opening, closing = UNSEARCHED
+    kept: list[bytes] = []
+    at = depth = 0
+    start = html.find(opening)
+    if start < 0:
+        return html
+    place = start
+    while True:
+        opens, closes = html.find(opening, place), html.find(closing, place)
+        if closes < 0 and opens < 0:
+            break
+        if opens >= 0 and (closes < 0 or opens < closes):
+            if depth == 0:
+                kept.append(html[at:opens])
+            depth += 1
+            place = opens + len(opening)
+        else:
+            depth -= 1
+            if depth < 0:
+                return html
+            place = closes + len(closing)
+            if depth == 0:
+                at = place
+    if depth:
+        return html
+    kept.append(html[at:])
+    return b"".join(kept)
 
 
 def marked_text(html: bytes, lang: bytes) -> bytes | None:

@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -25,11 +26,13 @@ from gendoc.site.search_bundle_cache import MANIFEST
 from gendoc.site.search_index import (
     BUNDLE,
     ENTRY,
+    UNSEARCHED,
     Pages,
     index_pages,
     marked_text,
     merge_bundles,
     parts_folder,
+    without_unsearched,
 )
 
 PAGES = {
@@ -201,6 +204,49 @@ def test_the_marked_text_alone_gives_the_index_the_whole_page_gives(
     assert cut == whole
     assert {"跳转", "详情"} <= set(words["whole"])
     assert set(words["cut"]) == set(words["whole"]) - {"跳转", "详情"}
+
+
+def test_what_the_templates_mark_as_unsearched_is_cut_from_pagefind_s_copy() -> None:
+    """Marked parts go, nested ones with their outer part; marks that do not pair up leave
+    the page whole (Pagefind's own exclusions still apply to it)."""
+    opening, closing = (mark.decode() for mark in UNSEARCHED)
+    page = f"<p>a</p>{opening}<div>b{opening}<p>c</p>{closing}d</div>{closing}<p>e</p>"
+    assert without_unsearched(page.encode()) == b"<p>a</p><p>e</p>"
+    two = f"1{opening}x{closing}2{opening}y{closing}3"
+    assert without_unsearched(two.encode()) == b"123"
+    for unpaired in (f"1{opening}x", f"1{closing}x", f"{opening}{opening}x{closing}"):
+        assert without_unsearched(unpaired.encode()) == unpaired.encode()
+    plain = b"<p>nothing marked</p>"
+    assert without_unsearched(plain) is plain
+
+
+def test_cutting_the_unsearched_parts_changes_nothing_in_the_index(tmp_path: Path) -> None:
+    """The parts marked are those Pagefind leaves out (here the example, excluded by
+    PAGEFIND_ARGS): the bundle is the same bytes with or without the marks, in both
+    languages, while the page Pagefind reads is cut."""
+    plain = make_site(tmp_path / "plain")
+    index_site(plain, None)
+    marked = make_site(tmp_path / "marked")
+    opening, closing = (mark.decode() for mark in UNSEARCHED)
+    for page in marked.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        text = text.replace(
+            '<details class="gd-example">', f'{opening}<details class="gd-example">'
+        )
+        page.write_text(text.replace("</details>", f"</details>{closing}"), encoding="utf-8")
+    read: list[bytes] = []
+    run = subprocess.run
+
+    def reading(command, **kwargs):  # what Pagefind is given to read
+        source = Path(command[command.index("--site") + 1])
+        read.extend(p.read_bytes() for p in sorted(source.rglob("*.html")))
+        return run(command, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_index.subprocess, "run", reading)
+        index_site(marked, None)
+    assert every_file(marked / BUNDLE) == every_file(plain / BUNDLE)
+    assert len(read) == 5 and not any(b"Excluded text" in page for page in read)
 
 
 def test_a_site_marking_no_text_is_indexed_whole(tmp_path: Path) -> None:
