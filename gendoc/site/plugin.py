@@ -15,9 +15,9 @@ content. So the plugin works in two steps around the i18n plugin's
 2. after it, give the files that remain (those of the language being
    built) their content, rendered on demand and cached for the process.
 
-Operator pages are not in the navigation (a few hundred entries on every
-page would dominate the build time); the domain indexes are added under
-the section that holds ``operators/index.md``.
+Which files and navigation entries the generated pages get is
+:mod:`gendoc.site.generated_files`'s; what ends a build (the search index, the
+data and Markdown published beside the pages) is :mod:`gendoc.site.build_end`'s.
 
 The i18n plugin runs the other languages' builds inside the first build's
 ``on_post_build``; with a second core, the plugin runs them in a forked
@@ -52,8 +52,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
-from mkdocs.structure.files import File, Files, InclusionLevel
-from mkdocs.structure.nav import Navigation, Section
+from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 from mkdocs.utils.templates import TemplateContext
 
@@ -70,25 +70,22 @@ from gendoc.site.build_cache import (
     stored,
     stored_render,
 )
+from gendoc.site.build_end import SiteEnd
 from gendoc.site.build_state import SiteBuild
 from gendoc.site.compiled import THEME_BYTECODE, compile_ahead, compile_beside
 from gendoc.site.content import site_content
+from gendoc.site.generated_files import add_generated, generated_path, list_domain_indexes
 from gendoc.site.languages import may_fork, start
-from gendoc.site.page_table import AUDIT_PAGE, COVERAGE_PAGE, OPERATORS_INDEX, write_site_wide
 from gendoc.site.pages import SiteContent
 from gendoc.site.parts import write_parts
 from gendoc.site.process_end import keep_until_exit
 from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
-from gendoc.site.search_index import Pages, index_pages, merge_bundles
-from gendoc.site.search_ui import panel_attributes, write_operator_names, write_terms
+from gendoc.site.search_ui import panel_attributes
 from gendoc.site.theme_assets import drop_unused
 from gendoc.site.theme_frame import share_nav, theme_labels
 from gendoc.storage.resources import templates_root
 from gendoc.storage.write import refuse_linked_folder, remove_links
-
-# Pages listed in mkdocs.yml's nav; every other generated page is reached by links.
-_NAV_PAGES = (OPERATORS_INDEX, COVERAGE_PAGE, AUDIT_PAGE)
 
 
 def _unlinked_site(site: Path) -> None:
@@ -208,34 +205,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         (folder / "404.html").write_text(output, encoding="utf-8")
         return ""
 
-    def _worker_done(self, site: Path, built_before: int, languages: list[str]) -> None:
-        """In the worker, its builds over: save their stores, index their folders, then do
-        what is left of the build's end (:meth:`_end_tasks`)."""
-        self.build.save(built_before)
-        for lang in languages:
-            index_pages(site, self.cache, Pages(lang, lang), self.build.index_folder(site))
-        self._end_tasks(site, languages)
-
-    def _end_tasks(self, site: Path, languages: list[str]) -> None:
-        """The files of the build's end that need no other: the reference's data and the
-        Markdown of ``languages`` (those besides the first). With a worker, each is written
-        by the process that gets to it first, once its own pages are indexed: which of the
-        two finishes its Pagefind run first changes from build to build, and the other would
-        wait for it with nothing to do."""
-        tasks: dict[str, Callable[[], None]] = {"data": partial(self.published.write_data, site)}
-        for lang in languages:
-            tasks[f"markdown-{lang}"] = partial(self._publish, site, lang)
-        for name, task in tasks.items():
-            if self.build.claim(site, name):
-                task()
-
-    def _publish(self, site: Path, lang: str) -> None:
-        """Write a language's Markdown files and its llms.txt pair (see :mod:`.published`)."""
-        prefix = "" if lang == self.build.first_language else f"{lang}/"
-        try:
-            self.published.write_language(site / prefix, lang, prefix)
-        except GendocError as exc:
-            raise PluginError(f"gendoc: {exc}") from exc
+    def _end(self, config: MkDocsConfig) -> SiteEnd:
+        return SiteEnd(self.build, self.published, self.cache, Path(config.site_dir))
 
     def _other_languages(self, config: MkDocsConfig) -> list[str]:
         """The languages built into folders of their own: every one but the root's."""
@@ -251,32 +222,20 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     @event_priority(-200)  # after the i18n plugin has built the other languages
     def _finish(self, config: MkDocsConfig) -> None:
-        """Index the finished site with Pagefind, once, when the outermost build ends."""
+        """End the build (see :mod:`.build_end`), once, when the outermost build ends."""
         build = self.build
         build.open -= 1
         if build.open > 0:
             return
-        build.save()
-        site = Path(config.site_dir)
-        write_operator_names(self.content, site)
-        write_terms(site)
-        others = self._other_languages(config)
-        parts = build.index_folder(site)
+
+        def wait_for_worker() -> None:
+            worker, build.worker = build.worker, None
+            self._i18n(config).building = False
+            worker.wait()
+
+        waits = wait_for_worker if build.worker is not None else None
         try:
-            write_site_wide(self.content, site, build.first_language)
-            self._publish(site, build.first_language)
-            first = Pages(build.first_language, skip=frozenset(others))
-            bundles = [index_pages(site, self.cache, first, parts)]
-            self._end_tasks(site, others)
-            if build.worker is not None:  # it indexed the others before it exited
-                worker, build.worker = build.worker, None
-                self._i18n(config).building = False
-                worker.wait()
-                bundles += [parts / lang for lang in others]
-            else:
-                for lang in others:
-                    bundles.append(index_pages(site, self.cache, Pages(lang, lang), parts))
-            merge_bundles(site, bundles)
+            self._end(config).finish(self._other_languages(config), waits)
         except GendocError as exc:
             raise PluginError(f"gendoc: {exc}") from exc
         finally:
@@ -295,9 +254,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         others = self._other_languages(config)
         build = self.build
         if self._will_fork(config):
-            site = Path(config.site_dir)
-            build.index_folder(site)  # made before the fork: the worker writes into it too
-            finish = partial(self._worker_done, site, len(build.languages))
+            build.index_folder(Path(config.site_dir))  # made before the fork: the worker's too
+            finish = partial(self._end(config).worker_done, len(build.languages))
             self._before_fork(config)
             build.worker = start(config, i18n, others, finish)
         return nav
@@ -334,27 +292,10 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def _add_files(self, files: Files, config: MkDocsConfig) -> Files:
         drop_unused(files, config.docs_dir)
-        for lang in self.config.languages:
-            for path, spec in self.content.pages.items():
-                if not spec.per_language:
-                    continue  # written once, at the site's root (see _finish)
-                src_uri = f"{lang}/{path}"
-                if files.get_file_from_path(src_uri) is not None:
-                    raise PluginError(
-                        f"gendoc: {src_uri} is generated on every build; remove it from docs_dir"
-                    )
-                inclusion = (
-                    InclusionLevel.UNDEFINED if path in _NAV_PAGES else InclusionLevel.NOT_IN_NAV
-                )
-                files.append(
-                    File(
-                        src_uri,
-                        config.docs_dir,
-                        config.site_dir,
-                        config.use_directory_urls,
-                        inclusion=inclusion,
-                    )
-                )
+        try:
+            add_generated(files, config, self.content, self.config.languages)
+        except GendocError as exc:
+            raise PluginError(f"gendoc: {exc}") from None
         return files
 
     @event_priority(-110)  # after the i18n plugin has sorted the files by language
@@ -409,7 +350,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
     def on_page_context(
         self, context: TemplateContext, page: Page, config: MkDocsConfig, nav: Navigation
     ) -> TemplateContext:
-        index = self.content.operator_domains.get(_generated_path(page))
+        index = self.content.operator_domains.get(generated_path(page))
         if index is not None:
             wanted = f"{page.file.src_uri.partition('/')[0]}/{index}"
             marked = next((p for p in nav.pages if p.file.src_uri == wanted), None)
@@ -450,29 +391,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         env.globals["gendoc_search"] = partial(panel_attributes, self.content)
 
     def _list_domains(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
-        """List the domain indexes under the section that holds the reference's index."""
         self.build.language.site_key = digest(converter_key(config), files_key(files))
-        index = next((p for p in nav.pages if _generated_path(p) == OPERATORS_INDEX), None)
-        section = index.parent if index else None
-        if not isinstance(section, Section):
-            return nav
-        lang = index.file.src_uri.partition("/")[0]
-        added = []
-        for path in self.content.domain_indexes:
-            file = files.get_file_from_path(f"{lang}/{path}")
-            if file is not None and file.page is not None:
-                file.page.parent = section
-                section.children.append(file.page)
-                added.append(file.page)
-        at = nav.pages.index(index) + 1
-        nav.pages[at:at] = added
-        pages = [None, *nav.pages, None]
-        for before, page, after in zip(pages, pages[1:-1], pages[2:], strict=False):
-            page.previous_page, page.next_page = before, after
+        list_domain_indexes(nav, files, self.content)
         return nav
 
     on_nav = CombinedEvent(_list_domains, _start_worker)
-
-
-def _generated_path(page: Page) -> str:
-    return page.file.src_uri.partition("/")[2]

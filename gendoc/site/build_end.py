@@ -1,0 +1,85 @@
+"""The end of a site build: what is written once the pages are, by one process or two.
+
+Once a language's pages are written, Pagefind indexes them (:mod:`.search_index`) and
+the language's Markdown is published beside them (:mod:`.published`); once every
+language's are, the indexes are joined into the site's and the reference's data is
+written. When a forked worker builds the other languages (:mod:`.languages`), each
+process indexes the languages it built, and the files that need no other (the data,
+the worker's languages' Markdown) are written by whichever process gets to them first:
+which of the two finishes its Pagefind run first changes from build to build, and the
+other would wait for it with nothing to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+from gendoc.site.build_state import SiteBuild
+from gendoc.site.page_table import write_site_wide
+from gendoc.site.published import Published
+from gendoc.site.search_index import Pages, index_pages, merge_bundles
+from gendoc.site.search_ui import write_operator_names, write_terms
+
+
+@dataclass(eq=False)
+class SiteEnd:
+    """The end of one build of the site written to ``site``; raises ``GendocError``."""
+
+    build: SiteBuild
+    published: Published
+    cache: Path | None
+    """The site's cache folder, where the search indexes are kept (none: caching is off)."""
+    site: Path
+
+    def publish(self, lang: str) -> None:
+        """Write a language's Markdown files and its llms.txt pair (see :mod:`.published`)."""
+        prefix = "" if lang == self.build.first_language else f"{lang}/"
+        self.published.write_language(self.site / prefix, lang, prefix)
+
+    def index(self, pages: Pages) -> Path:
+        """Index ``pages`` into the build's folder of index parts: the part's bundle."""
+        return index_pages(self.site, self.cache, pages, self.build.index_folder(self.site))
+
+    def shared(self, languages: list[str]) -> None:
+        """The files that need no other: the reference's data and the Markdown of
+        ``languages`` (those besides the first), each written by the first process to ask
+        for it (:meth:`SiteBuild.claim`)."""
+        tasks: dict[str, Callable[[], None]] = {
+            "data": partial(self.published.write_data, self.site)
+        }
+        for lang in languages:
+            tasks[f"markdown-{lang}"] = partial(self.publish, lang)
+        for name, task in tasks.items():
+            if self.build.claim(self.site, name):
+                task()
+
+    def worker_done(self, built_before: int, languages: list[str]) -> None:
+        """In the worker, its builds over: save their stores, index their folders, then
+        write what is left of the shared files."""
+        self.build.save(built_before)
+        for lang in languages:
+            self.index(Pages(lang, lang))
+        self.shared(languages)
+
+    def finish(self, others: list[str], wait_for_worker: Callable[[], None] | None) -> None:
+        """In the first process, once its language is built: save its store, write the
+        site-wide files and its language's, index it, write the shared files, then (after
+        the worker, waited for with ``wait_for_worker``, or here without one) join every
+        language's index into the site's."""
+        self.build.save()
+        write_operator_names(self.published.content, self.site)
+        write_terms(self.site)
+        write_site_wide(self.published.content, self.site, self.build.first_language)
+        self.publish(self.build.first_language)
+        bundles = [self.index(Pages(self.build.first_language, skip=frozenset(others)))]
+        self.shared(others)
+        if wait_for_worker is not None:  # it indexed the others before it exited
+            wait_for_worker()
+            parts = self.build.index_folder(self.site)
+            bundles += [parts / lang for lang in others]
+        else:
+            bundles += [self.index(Pages(lang, lang)) for lang in others]
+        merge_bundles(self.site, bundles)
