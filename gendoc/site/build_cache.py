@@ -28,7 +28,7 @@ import contextlib
 import hashlib
 import logging
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -70,8 +70,12 @@ def source_key(package: Path | None = None) -> str:
     return fingerprint(gendoc.__version__, [*package.glob("**/*.py"), *package.glob("**/data/*")])
 
 
+@lru_cache(maxsize=4)  # as many as site_content keeps
 def content_key(content: SiteContent) -> str:
-    """Everything the generated pages are rendered from."""
+    """Everything the generated pages are rendered from. Kept per content (one object while
+    nothing it is made from changes, :func:`gendoc.site.content.site_content`): the i18n
+    plugin's build of each language asks again, and the model's ``repr`` alone takes some
+    20 ms."""
     return digest(
         repr(content.reference),
         repr(content.findings),
