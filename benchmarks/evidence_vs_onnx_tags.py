@@ -43,11 +43,12 @@ from dataclasses import replace
 from gendoc.audit import AuditOptions, audit_reference
 from gendoc.catalogs.i18n import say
 from gendoc.collect.schemas import collect
-from gendoc.evidence.history import rule_named, settle
+from gendoc.evidence.history import settle
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence, untagged
 from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.verdict import TAG_OF, DisputeKind, Strength, Suggestion, combine
+from gendoc.evidence.verdict_text import REPORTS, describe_verdict
 from gendoc.model.reference import Differentiability, Reference, Schema, labelled
 
 UNDEFINED = Differentiability.UNDEFINED
@@ -127,7 +128,7 @@ def score(
                 strengths[f"{s.strength.value} {outcome}"] += 1
             if outcome == "disagree":
                 disagreements.append(
-                    f"  {where} {s.parameter}: onnx {tag.value}; evidence {s.describe()}"
+                    f"  {where} {s.parameter}: onnx {tag.value}; evidence {describe_verdict(s)}"
                 )
     counts["combined, strong"] = Counter(
         {o: strengths[f"{Strength.STRONG.value} {o}"] for o in OUTCOMES[:2]}
@@ -171,7 +172,7 @@ def print_disputes(found: Sequence[tuple[Schema, list[Suggestion]]]) -> None:
         print(f" {kind.value} ({kinds[kind]}):")
         for schema, s in disputes:
             if s.kind is kind:
-                print(f"  {_where(schema)} {s.parameter} [{s.rule}]: {s.describe()}")
+                print(f"  {_where(schema)} {s.parameter} [{s.rule}]: {describe_verdict(s)}")
 
 
 def print_undecided(found: Sequence[tuple[Schema, list[Suggestion]]]) -> None:
@@ -189,8 +190,8 @@ def print_undecided(found: Sequence[tuple[Schema, list[Suggestion]]]) -> None:
         + ")"
     )
     for schema, s in undecided:
-        rule = rule_named(s.rule)
-        reason = say(rule.message, **rule.args(s)).text if rule.message else s.describe()
+        report = REPORTS.get(s.rule)
+        reason = say(report.message, **report.args(s)).text if report else describe_verdict(s)
         print(f"  {_where(schema)} {s.parameter} [{s.rule}]: {reason}")
 
 

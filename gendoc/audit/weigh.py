@@ -4,8 +4,9 @@ The sources are those of :mod:`gendoc.evidence` (PyTorch's autograd, from
 its record or live; onnxruntime's gradient registry) and, when the audit ran
 them, the finite differences. :func:`gendoc.evidence.verdict.combine`
 decides by the first rule of :data:`gendoc.evidence.verdict.RULES` that
-applies; that rule names the finding and its message, which this module
-only formats: at most one finding per parameter.
+applies; :data:`gendoc.evidence.verdict_text.REPORTS` says which finding
+that rule raises, with which message, which this module only formats: at
+most one finding per parameter.
 
 A source that cannot run still answers, ``unavailable`` with why (torch not
 installed and no record for the version, no torch mapping, no test data,
@@ -22,13 +23,14 @@ from dataclasses import dataclass, replace
 
 from gendoc.audit.findings import Finding, SourceVote, make_finding
 from gendoc.catalogs.i18n import N_, Message, say
-from gendoc.evidence.history import rule_named, settle
+from gendoc.evidence.history import settle
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
 from gendoc.evidence.numeric import NumericResult
 from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.sources import MissingSource, default_sources
 from gendoc.evidence.verdict import Suggestion, combine
+from gendoc.evidence.verdict_text import REPORTS
 from gendoc.model.reference import ParameterRef, Reference, Schema
 
 NUMERIC_NOT_REQUESTED = say(N_("finite differences were not requested (--numeric)"))
@@ -80,17 +82,17 @@ def findings_of(weighed: Weighed) -> list[Finding]:
     schema = weighed.schema
     found = []
     for s in weighed.suggestions:
-        rule = rule_named(s.rule)
-        if not rule.finding:
+        report = REPORTS.get(s.rule)
+        if report is None:
             continue
         finding = make_finding(
-            rule.finding,
+            report.finding,
             schema.domain,
             schema.name,
             schema.since_version,
             s.parameter,
-            rule.message,
-            **rule.args(s),
+            report.message,
+            **report.args(s),
         )
         found.append(replace(finding, suggested=s.suggested, evidence=weighed.votes(s.parameter)))
     return found

@@ -48,8 +48,9 @@ Interface
     The rule registry ``RULES``: a suggested tag per parameter, ``strong``/
     ``weak``/``conflict``/``none``, or ``disputed`` for a tag onnx set that
     the evidence contradicts (never a change), with the votes for and against
-    as data, and a dispute's kind (the mathematics, or a convention); each
-    rule names the audit finding it raises.
+    as data, and a dispute's kind (the mathematics, or a convention); the
+    finding each rule raises, with its message, is in
+    :mod:`gendoc.evidence.verdict_text`, with a verdict said in one line.
 ``settle(weighed) -> list[list[Suggestion]]`` (:mod:`gendoc.evidence.history`)
     Over every version in scope: the decisions the schema makes, one verdict
     per history and family, no suggestion against onnx's tag elsewhere.

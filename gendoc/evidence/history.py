@@ -22,8 +22,9 @@
    and the finding says why. A parameter with no verdict at all follows
    onnx's undisputed tag of it in the nearest other version, weakly.
 
-Each step is a rule with its own finding (:data:`RULES`), looked up with
-the verdict rules by :func:`rule_named`.
+Each step names the rule that decided (:attr:`Suggestion.rule`: ``schema``,
+``pass-through``, ``shared``, ``shared-weak``, ``as-tagged``, ``history``);
+what each reports is in :data:`gendoc.evidence.verdict_text.REPORTS`.
 """
 
 from __future__ import annotations
@@ -32,19 +33,15 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from gendoc.catalogs.i18n import N_, Term
 from gendoc.evidence.interface import Basis, Verdict
 from gendoc.evidence.verdict import (
     DIFF,
     NON_DIFF,
-    RULES_BY_NAME,
     STRONG_WEIGHT,
     UNDEFINED,
-    Rule,
     Strength,
     Suggestion,
     Vote,
-    names,
     weight_of,
 )
 from gendoc.model.element_types import allowed_types, holds_float
@@ -90,22 +87,6 @@ class SchemaBasis(enum.StrEnum):
     NO_FLOAT_OUTPUT = "no-float-output"
     RANDOM_DRAW = "random-draw"
 
-    @property
-    def message(self) -> str:
-        return _BASIS_TEXT[self]
-
-
-_BASIS_TEXT = {
-    SchemaBasis.NO_FLOAT_TYPE: N_("its types hold no floating-point value"),
-    SchemaBasis.NO_DIFFERENTIABLE_INPUT: N_(
-        "an output of an operator none of whose inputs can hold a floating-point value"
-    ),
-    SchemaBasis.NO_FLOAT_OUTPUT: N_(
-        "an input of an operator none of whose outputs can hold a floating-point value"
-    ),
-    SchemaBasis.RANDOM_DRAW: N_("a parameter of an operator whose outputs are random draws"),
-}
-
 
 def _floating(schema: Schema, param: Parameter) -> bool:
     """Whether the parameter may hold a floating-point value (an unknown type may)."""
@@ -124,100 +105,6 @@ def schema_basis(schema: Schema, ref: ParameterRef, param: Parameter) -> SchemaB
     if not schema.domain and schema.name in RANDOM_OPERATORS:
         return SchemaBasis.RANDOM_DRAW
     return None
-
-
-def _never(_: object) -> bool:
-    return False
-
-
-def _strong(_: object) -> Strength:
-    return Strength.STRONG
-
-
-def _none(_: object) -> Strength:
-    return Strength.NONE
-
-
-_SHARED = N_("undefined; {suggested} as {where}, whose mathematics is the same: {sources}")
-
-
-def _shared_args(s: Suggestion) -> dict[str, str | int | float]:
-    return {"suggested": Term(_tag(s)), "where": s.shared, "sources": names(s.support)}
-
-
-RULES: tuple[Rule, ...] = (
-    Rule(
-        "schema",
-        _never,
-        _strong,
-        "GD208",
-        N_("undefined; the schema decides non-differentiable: {basis}"),
-        lambda s: {"basis": Term(SchemaBasis(s.support[0].detail).message)},
-    ),
-    Rule(
-        "pass-through",
-        _never,
-        _strong,
-        "GD208",
-        N_("undefined; a value {op} passes through: {suggested}, as onnx tags it in {where}"),
-        lambda s: {"op": s.op, "suggested": Term(_tag(s)), "where": s.shared},
-    ),
-    Rule(
-        "shared",
-        _never,
-        _strong,
-        "GD204",
-        _SHARED,
-        _shared_args,
-    ),
-    Rule(
-        "shared-weak",
-        _never,
-        lambda _: Strength.WEAK,
-        "GD205",
-        _SHARED,
-        _shared_args,
-    ),
-    Rule(
-        "as-tagged",
-        _never,
-        lambda _: Strength.WEAK,
-        "GD205",
-        N_("undefined; no verdict of its own: {suggested}, as onnx tags it in {where}"),
-        lambda s: {"suggested": Term(_tag(s)), "where": s.shared},
-    ),
-    Rule(
-        "history",
-        _never,
-        _none,
-        "GD205",
-        N_(
-            "undefined; the evidence suggests {suggested}, but onnx tags it {tag} in {where} "
-            "and nothing of the mathematics disputes that: no tag is suggested"
-        ),
-        lambda s: {
-            "suggested": Term(s.support[0].tag.value) if s.support else "",
-            "tag": Term(_other(s.support).value if s.support else ""),
-            "where": s.shared,
-        },
-    ),
-)
-"""The rules :func:`settle` applies; never chosen by a ballot, so their conditions are false."""
-
-_BY_NAME = {rule.name: rule for rule in RULES}
-
-
-def rule_named(name: str) -> Rule:
-    """The rule that decided a suggestion: a verdict rule or one of :data:`RULES`."""
-    return _BY_NAME.get(name) or RULES_BY_NAME[name]
-
-
-def _tag(s: Suggestion) -> str:
-    return s.suggested.value if s.suggested else ""
-
-
-def _other(votes: Sequence[Vote]) -> Differentiability:
-    return NON_DIFF if votes[0].tag is DIFF else DIFF
 
 
 Key = tuple[str, str, int, ParameterRef]

@@ -56,9 +56,12 @@ frameworks keep the value constant: loss weights, running statistics) is
 rule says how firmly (``GD201``: strong and nothing of full weight backs the
 tag; ``GD206``: something backs it, outweighed; ``GD202``: weak). Votes
 against a tag that do not outweigh its backing are kept as a note
-(:attr:`Suggestion.noted`), never a dispute. Each rule names the audit
-finding it raises (``finding``, empty for none) and the finding's message
-template; :mod:`gendoc.audit.weigh` only formats it.
+(:attr:`Suggestion.noted`), never a dispute.
+
+A suggestion names the rule that decided (:attr:`Suggestion.rule`) and keeps
+the votes as data. What each rule reports (the audit finding and its
+message) and a verdict said in one line are in
+:mod:`gendoc.evidence.verdict_text`: this module decides, that one words.
 """
 
 from __future__ import annotations
@@ -67,7 +70,6 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from gendoc.catalogs.i18n import N_, Term
 from gendoc.evidence.interface import Basis, SourceEvidence, Verdict
 from gendoc.evidence.source_registry import Role, info
 from gendoc.model.reference import Differentiability, ParameterRef, Schema, labelled
@@ -125,7 +127,8 @@ class Strength(enum.StrEnum):
 
 @dataclass(frozen=True)
 class Vote:
-    """One source's vote on one parameter: data, shown as ``source: verdict (detail)``."""
+    """One source's vote on one parameter: data (shown by
+    :func:`gendoc.evidence.verdict_text.vote_text`)."""
 
     source: str
     verdict: Verdict
@@ -148,23 +151,9 @@ class Vote:
         framework = info(self.source).role is Role.FRAMEWORK
         return framework and self.basis in (Basis.AUTOGRAD, Basis.BUILDER)
 
-    def __str__(self) -> str:
-        shown = f"{self.source}: {self.verdict.value} ({self.detail})"
-        return shown if WEIGHT[self.basis] == 1.0 else f"{shown} [{self.basis.value}]"
-
 
 def weight_of(votes: Sequence[Vote]) -> float:
     return sum(v.weight for v in votes)
-
-
-def sources_of(votes: Sequence[Vote]) -> list[str]:
-    """The sources of ``votes``, each once, in order."""
-    return list(dict.fromkeys(v.source for v in votes))
-
-
-def names(votes: Sequence[Vote]) -> str:
-    """``"pytorch, onnxruntime"``: the sources of ``votes`` as a finding shows them."""
-    return ", ".join(sources_of(votes))
 
 
 @dataclass(frozen=True)
@@ -298,43 +287,15 @@ class Suggestion:
         """A dispute where the mathematics contradicts onnx's tag (not a convention)."""
         return self.is_problem and self.kind is DisputeKind.MATH
 
-    def describe(self) -> str:
-        shared = ""
-        if self.shared:
-            shared = f" [as {self.shared}]"
-            if "shared" not in self.rule:
-                shared = f" [onnx's tag in {self.shared}]"
-        if self.strength is Strength.DISPUTED:
-            backing = "; ".join(map(str, self.against)) or "nothing of full weight"
-            kind = self.kind.value if self.kind else ""
-            return (
-                f"disputed ({kind}): onnx tags it {self.current.value}; against the tag: "
-                f"{'; '.join(map(str, self.support))}; for the tag: {backing}{shared}"
-            )
-        if self.suggested is None:
-            return "no evidence" if self.strength is Strength.NONE else "conflicting evidence"
-        support = "; ".join(map(str, self.support))
-        return f"{self.suggested.value} ({self.strength.value}: {support}){shared}"
-
-
-Args = dict[str, str | int | float]
-
 
 @dataclass(frozen=True)
 class Rule:
-    """One verdict rule: its name, when it applies, what it decides and what it reports.
-
-    ``finding`` is the audit rule it raises (``GD2xx``; empty: no finding),
-    ``message`` that finding's template (``N_``-marked, translated) and
-    ``args`` its arguments, from the suggestion the rule made.
-    """
+    """One verdict rule: its name, when it applies and how strong the verdict it makes is.
+    What it reports is :data:`gendoc.evidence.verdict_text.REPORTS`, by its name."""
 
     name: str
     when: Callable[[Ballot], bool]
     strength: Callable[[Ballot], Strength]
-    finding: str = ""
-    message: str = ""
-    args: Callable[[Suggestion], Args] = lambda s: {}
 
 
 def _agreed(b: Ballot) -> Strength:
@@ -345,92 +306,27 @@ def _fixed(strength: Strength) -> Callable[[Ballot], Strength]:
     return lambda b: strength
 
 
-def _for(s: Suggestion) -> Args:
-    """The tag the supporting votes speak for, and their sources."""
-    tag = s.support[0].tag if s.support else None
-    return {"suggested": Term(tag.value) if tag else "", "sources": names(s.support)}
-
-
-def _disputed(s: Suggestion) -> Args:
-    return {**_for(s), "current": Term(s.current.value)}
-
-
 RULES: tuple[Rule, ...] = (
-    Rule(
-        "no-evidence-undefined",
-        lambda b: not b.defined and not b.counted,
-        _fixed(Strength.NONE),
-        "GD205",
-        N_("undefined; no evidence"),
-    ),
+    Rule("no-evidence-undefined", lambda b: not b.defined and not b.counted, _fixed(Strength.NONE)),
     Rule(
         "policy-only",
         lambda b: not b.counted and any(v.tag is not b.current for v in b.set_aside),
         _fixed(Strength.NONE),
-        "GD203",
-        N_(
-            "{refusing} do not differentiate it, by framework policy; nothing measured "
-            "contradicts the tag"
-        ),
-        lambda s: {"refusing": names(s.outranked)},
     ),
     Rule("no-evidence", lambda b: not b.counted, _fixed(Strength.NONE)),
-    Rule(
-        "policy-alone",
-        lambda b: not b.defined and b.policy_only,
-        _fixed(Strength.NONE),
-        "GD205",
-        N_(
-            "undefined; only policy ({sources}): a training shortcut or a declaration measures "
-            "nothing, so no tag is suggested"
-        ),
-        lambda s: {"sources": names((*s.support, *s.against))},
-    ),
+    Rule("policy-alone", lambda b: not b.defined and b.policy_only, _fixed(Strength.NONE)),
     Rule(
         "outweighed",
         lambda b: not b.defined and len(b.tags) > 1 and b.margin >= 1.0,
         _fixed(Strength.WEAK),
-        "GD205",
-        N_("undefined; {sources} for {suggested} outweigh {others}"),
-        lambda s: {**_for(s), "others": names(s.against)},
     ),
-    Rule(
-        "conflict",
-        lambda b: not b.defined and len(b.tags) > 1,
-        _fixed(Strength.CONFLICT),
-        "GD205",
-        N_(
-            "undefined; conflicting evidence: {for_diff} for differentiable, "
-            "{for_non} for non-differentiable"
-        ),
-        lambda s: {"for_diff": names(s.support), "for_non": names(s.against)},
-    ),
-    Rule(
-        "agreed",
-        lambda b: not b.defined and b.strong,
-        _fixed(Strength.STRONG),
-        "GD204",
-        N_("undefined; {count} independent sources agree on {suggested}: {sources}"),
-        lambda s: {**_for(s), "count": len(sources_of(s.support))},
-    ),
-    Rule(
-        "suggested",
-        lambda b: not b.defined,
-        _fixed(Strength.WEAK),
-        "GD205",
-        N_("undefined; weak evidence suggests {suggested}: {sources}"),
-        _for,
-    ),
+    Rule("conflict", lambda b: not b.defined and len(b.tags) > 1, _fixed(Strength.CONFLICT)),
+    Rule("agreed", lambda b: not b.defined and b.strong, _fixed(Strength.STRONG)),
+    Rule("suggested", lambda b: not b.defined, _fixed(Strength.WEAK)),
     Rule(
         "convention",
         lambda b: b.outweighs and b.kind is DisputeKind.CONVENTION,
         _fixed(Strength.DISPUTED),
-        "GD207",
-        N_(
-            "a convention: tagged {current}; {sources} find {suggested} by the mathematics, "
-            "{backing} treat it as a constant"
-        ),
-        lambda s: {**_disputed(s), "backing": names(s.against) or "-"},
     ),
     Rule(
         "contradicted",
@@ -441,49 +337,14 @@ RULES: tuple[Rule, ...] = (
             and weight_of(b.backing) < 1.0
         ),
         _fixed(Strength.DISPUTED),
-        "GD201",
-        N_(
-            "disputed: tagged {current}, but {count} independent sources find {suggested}: "
-            "{sources}; nothing of full weight backs the tag"
-        ),
-        lambda s: {**_disputed(s), "count": len(sources_of(s.support))},
     ),
-    Rule(
-        "disputed",
-        lambda b: b.outweighs and bool(b.backing),
-        _fixed(Strength.DISPUTED),
-        "GD206",
-        N_(
-            "disputed: tagged {current}; {sources} find {suggested}, which outweighs "
-            "{backing} backing the tag"
-        ),
-        lambda s: {**_disputed(s), "backing": names(s.against)},
-    ),
-    Rule(
-        "questioned",
-        lambda b: b.outweighs,
-        _fixed(Strength.DISPUTED),
-        "GD202",
-        N_("disputed: tagged {current}, but weak evidence finds {suggested}: {sources}"),
-        _disputed,
-    ),
+    Rule("disputed", lambda b: b.outweighs and bool(b.backing), _fixed(Strength.DISPUTED)),
+    Rule("questioned", lambda b: b.outweighs, _fixed(Strength.DISPUTED)),
     Rule("noted", lambda b: bool(b.against), _agreed),
-    Rule(
-        "refusal-set-aside",
-        lambda b: any(v.tag is not b.current for v in b.set_aside),
-        _agreed,
-        "GD203",
-        N_(
-            "the tag agrees with {sources}; {refusing} do not differentiate it, "
-            "which a gradient that exists outranks"
-        ),
-        lambda s: {"sources": names(s.support), "refusing": names(s.outranked)},
-    ),
+    Rule("refusal-set-aside", lambda b: any(v.tag is not b.current for v in b.set_aside), _agreed),
     Rule("agrees", lambda b: True, _agreed),
 )
 """The verdict rules, in order: the first whose condition holds decides."""
-
-RULES_BY_NAME = {rule.name: rule for rule in RULES}
 
 
 def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggestion:

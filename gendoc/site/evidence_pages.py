@@ -32,7 +32,8 @@ from gendoc.evidence.scripts import differentiable_inputs, method1_script
 from gendoc.evidence.source_registry import SOURCES, SourceInfo
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import TORCH_OPS
-from gendoc.evidence.verdict import Suggestion, names
+from gendoc.evidence.verdict import Suggestion
+from gendoc.evidence.verdict_text import names
 from gendoc.model.reference import (
     Differentiability,
     Operator,

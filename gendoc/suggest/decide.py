@@ -16,6 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from gendoc.evidence.verdict import Strength, Suggestion
+from gendoc.evidence.verdict_text import describe_verdict
 from gendoc.model.reference import Differentiability, ParameterRef
 from gendoc.suggest.checkout import Block, Call, SourceTree
 from gendoc.suggest.disputed import Dispute, disputes
@@ -196,11 +197,11 @@ class _Planner:
         """The touched versions that keep undefined parameters, with the reason of each."""
         tagged = plan.tagged
         why = {(_key(x.suggestion), x.suggestion.parameter): x.reason for x in plan.left_out}
-        why |= {(_key(s), s.parameter): s.describe() for s in plan.below}
+        why |= {(_key(s), s.parameter): describe_verdict(s) for s in plan.below}
         found = []
         for key in sorted({k for k, _ in tagged}):
             left = tuple(
-                (parameter, why.get((key, parameter), s.describe()))
+                (parameter, why.get((key, parameter), describe_verdict(s)))
                 for parameter, s in self.by_schema[key].items()
                 if s.current is Differentiability.UNDEFINED and (key, parameter) not in tagged
             )
@@ -251,7 +252,7 @@ class _Planner:
         ):
             return None
         others = sorted(
-            f"{_name(b)} ({s.describe() if s else 'no verdict'})"
+            f"{_name(b)} ({describe_verdict(s) if s else 'no verdict'})"
             for b, s in users
             if s is None or not _qualifies(s, self.strengths) or len(tags) > 1
         )

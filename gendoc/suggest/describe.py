@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gendoc.evidence.verdict import DisputeKind, Strength, Suggestion, Vote
+from gendoc.evidence.verdict_text import describe_verdict, votes_text
 from gendoc.model.reference import ParameterRef, domain_label
 from gendoc.suggest.decide import Change, LeftOut, Partial, Plan, SchemaKey
 from gendoc.suggest.disputed import Dispute
@@ -76,11 +77,6 @@ def _by_source(vote: Vote) -> str:
     return vote.source
 
 
-def _detailed(votes: Iterable[Vote]) -> str:
-    """Each vote with its detail, as :class:`Vote` shows itself."""
-    return "; ".join(map(str, votes))
-
-
 def _order(s: Suggestion) -> tuple[str, str, int]:
     return (s.domain, s.op, s.version)
 
@@ -116,7 +112,7 @@ def _per_version(plan: Plan) -> list[str]:
 
 def _dispute(d: Dispute, detail: bool) -> str:
     s = d.suggestion
-    show = _detailed if detail else _votes
+    show = votes_text if detail else _votes
     return (
         f"- {_schema(s)}, {_param(s.parameter)}: onnx says {s.current.value}; "
         f"against it: {show(d.disagreeing)}; with it: {show(d.agreeing) or 'no source'}"
@@ -152,7 +148,7 @@ def _left_out(x: LeftOut, detail: bool) -> str:
 
 def _below(s: Suggestion, detail: bool) -> str:
     return f"- {_schema(s)}, {_param(s.parameter)}: " + (
-        s.describe() if detail else _short(s.describe())
+        describe_verdict(s) if detail else _short(describe_verdict(s))
     )
 
 
@@ -248,7 +244,7 @@ def _rows(changes: Iterable[Change]) -> dict[SchemaKey, list[str]]:
             assert s.suggested is not None
             row = (
                 f"| {_param(s.parameter)} | {s.current.value} | {s.suggested.value} "
-                f"| {s.strength.value} | {_cell(_detailed(s.support))} | {where} |"
+                f"| {s.strength.value} | {_cell(votes_text(s.support))} | {where} |"
             )
             rows.setdefault(_order(s), []).append(row)
     return rows
@@ -304,7 +300,7 @@ def parameter_csv(plan: Plan) -> str:
     rows += [(s, "changed", "") for s in _changed(plan)]
     rows += [(d.suggestion, "disputed", "onnx sets this category") for d in plan.disputed]
     rows += [(x.suggestion, "left out", x.reason) for x in plan.left_out]
-    rows += [(s, "below", s.describe()) for s in plan.below]
+    rows += [(s, "below", describe_verdict(s)) for s in plan.below]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
@@ -320,8 +316,8 @@ def parameter_csv(plan: Plan) -> str:
                 s.strength.value,
                 outcome,
                 reason,
-                _detailed(s.support),
-                _detailed(s.against),
+                votes_text(s.support),
+                votes_text(s.against),
             )
         )
     return out.getvalue()

@@ -18,6 +18,7 @@ from gendoc.evidence.numeric_source import NumericEvidence
 from gendoc.evidence.sources import default_sources
 from gendoc.evidence.torch_ops import FLOAT_INPUTS, Value, torch_op
 from gendoc.evidence.verdict import combine
+from gendoc.evidence.verdict_text import describe_verdict
 from gendoc.model.reference import Differentiability, ParameterRef, Reference, Schema
 
 ORACLE = Path(__file__).with_name("evidence_oracle.csv")
@@ -58,7 +59,7 @@ def test_the_fixture_table_still_holds_without_the_tags(reference: Reference) ->
             if s.parameter == ParameterRef.parse(row["parameter"])
         ]
         if found.suggested is not Differentiability(row["expected"]):
-            differ.append((schema, row["parameter"], found.describe(), found.rule))
+            differ.append((schema, row["parameter"], describe_verdict(found), found.rule))
     # The only rows without the table's tag are Python scalars of the torch mapping (a shape,
     # an axis), which are "not measured" and give no vote: no evidence, not a wrong tag;
     # those only a policy speaks for (a running mean), which suggests no tag; and an input

@@ -19,6 +19,7 @@ from gendoc.evidence.verdict import (
     Vote,
     combine,
 )
+from gendoc.evidence.verdict_text import REPORTS, describe_verdict
 from gendoc.model.reference import Differentiability, Option, Parameter, ParameterRef, Part, Schema
 
 D = Differentiability.DIFFERENTIABLE
@@ -41,10 +42,16 @@ def _one(tag: Differentiability, **votes: Verdict | tuple[Verdict, Basis]) -> Su
     return suggestion
 
 
-def test_every_rule_has_a_unique_name_and_a_finding_has_a_message() -> None:
+SETTLING = {"schema", "pass-through", "shared", "shared-weak", "as-tagged", "history"}
+"""The rules gendoc.evidence.history.settle names (its module doc lists them)."""
+
+
+def test_every_rule_has_a_unique_name_and_every_report_is_a_rules() -> None:
     assert len({r.name for r in RULES}) == len(RULES)
-    assert all(bool(r.message) == bool(r.finding) for r in RULES)
-    assert RULES[-1].when is not None and RULES[-1].finding == ""  # the catch-all reports nothing
+    silent = {"no-evidence", "noted", "agrees"}
+    assert set(REPORTS) == ({r.name for r in RULES} | SETTLING) - silent
+    assert all(r.finding.startswith("GD2") and r.message for r in REPORTS.values())
+    assert RULES[-1].name not in REPORTS  # the catch-all reports nothing
 
 
 def test_a_gradient_that_exists_sets_a_refusal_aside() -> None:
@@ -88,7 +95,7 @@ def test_a_defined_tag_is_disputed_never_suggested_for_change() -> None:
     assert [v.source for v in s.support] == ["pytorch", NUMERIC]
     assert [v.source for v in s.against] == ["onnxruntime"]  # the side backing the tag
     assert s.kind is DisputeKind.MATH  # torch's autograd computes the gradient
-    assert s.describe().startswith(
+    assert describe_verdict(s).startswith(
         "disputed (math): onnx tags it non-differentiable; against the tag"
     )
 
@@ -101,7 +108,7 @@ def test_a_slope_against_a_frameworks_refusal_is_a_convention() -> None:
     assert s.kind is DisputeKind.CONVENTION and not s.is_math_dispute
     assert [v.source for v in s.support] == [NUMERIC]
     assert [v.source for v in s.against] == ["pytorch"]
-    assert s.describe() == (
+    assert describe_verdict(s) == (
         "disputed (convention): onnx tags it non-differentiable; against the tag: "
         f"{NUMERIC}: gradient (why); for the tag: pytorch: refused (why) [policy]"
     )
@@ -157,7 +164,7 @@ def test_weak_evidence_against_a_tag_is_questioned() -> None:
 
 def test_no_vote_is_no_evidence_and_not_measured_is_no_vote() -> None:
     s = _one(U, pytorch=Verdict.NOT_MEASURED, onnxruntime=Verdict.UNAVAILABLE)
-    assert (s.suggested, s.strength, s.describe()) == (None, Strength.NONE, "no evidence")
+    assert (s.suggested, s.strength, describe_verdict(s)) == (None, Strength.NONE, "no evidence")
     assert _one(N, pytorch=Verdict.NOT_MEASURED).rule == "no-evidence"
 
 
