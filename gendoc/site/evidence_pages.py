@@ -104,7 +104,7 @@ SchemaKey = tuple[str, str, int]
 def weighed_all(reference: Reference) -> dict[SchemaKey, Weighed]:
     """Every source's verdict on every schema of ``reference``, combined and settled per
     history and family (:func:`gendoc.audit.weigh.weigh_all`), as the audit gives them; the
-    site computes it once (:attr:`gendoc.site.pages.SiteContent.verdicts`)."""
+    site computes it once (:attr:`gendoc.site.site_facts.SiteFacts.verdicts`)."""
     return {
         (w.schema.domain, w.schema.name, w.schema.since_version): w
         for w in weigh_all(reference.schemas, _sources())
@@ -143,7 +143,7 @@ def _torch_verdict(found: Weighed, parameter: ParameterRef) -> str | None:
 
 
 class SiteLike(Protocol):
-    """What the page list needs from :class:`gendoc.site.pages.SiteContent`."""
+    """What the page list needs from :class:`gendoc.site.site_facts.SiteFacts`."""
 
     reference: Reference
 

@@ -114,7 +114,7 @@ def applies(op: Operator, schema: Schema, newest: int) -> tuple[int, int] | None
 
 
 class SiteLike(Protocol):
-    """What the page list needs from :class:`gendoc.site.pages.SiteContent`."""
+    """What the page list needs from :class:`gendoc.site.site_facts.SiteFacts`."""
 
     reference: Reference
     paths: PagePaths

@@ -38,7 +38,7 @@ template's context."""
 
 
 class SiteLike(opsets.SiteLike, evidence_pages.SiteLike, Protocol):
-    """What the page lists need from :class:`gendoc.site.pages.SiteContent`."""
+    """What the page lists need from :class:`gendoc.site.site_facts.SiteFacts`."""
 
     def domain_index(self, domain: str) -> str: ...
 

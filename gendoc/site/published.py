@@ -39,8 +39,9 @@ from gendoc.present.display import fenced
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import runtime_support
 from gendoc.site.onnx_links import source_url
-from gendoc.site.pages import SiteContent, url_of
+from gendoc.site.pages import SiteContent
 from gendoc.site.paths import markdown_url
+from gendoc.site.site_facts import url_of
 from gendoc.storage.cache import FILES, cached
 
 DATA_FOLDER = "reference"
@@ -90,7 +91,7 @@ class Published:
     def _data(self) -> dict[str, str]:
         reference = self.content.reference
         runtime = runtime_support(reference)
-        snapshot = export_snapshot(reference, self.content.verdicts, runtime)
+        snapshot = export_snapshot(reference, self.content.facts.verdicts, runtime)
         files = {WHOLE: encode(snapshot), SCHEMA: SCHEMA_FILE.read_text(encoding="utf-8")}
         for domain in self.content.reference.domains:
             files[self.domain_file(domain)] = encode(domain_part(snapshot, domain))
@@ -98,12 +99,12 @@ class Published:
 
     def markdown_path(self, op: Operator) -> str:
         """The Markdown of an operator, relative to its language's root."""
-        page = self.content.operator_page(op.domain, op.name)
+        page = self.content.facts.operator_page(op.domain, op.name)
         return markdown_url(url_of(page, self.content.directory_urls))
 
     def domain_file(self, domain: str) -> str:
         """``ai.onnx.json``: a domain's data file, named as its folder of pages is."""
-        return f"{DOMAINS}/{self.content.paths.domain_segment(domain)}.json"
+        return f"{DOMAINS}/{self.content.facts.paths.domain_segment(domain)}.json"
 
     @cached_property
     def _operators(self) -> list[Operator]:

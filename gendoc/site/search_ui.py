@@ -49,11 +49,11 @@ def operator_names(content: SiteContent) -> dict[str, list[str]]:
     """
     names: dict[str, set[str]] = {}
     for schema in content.reference.schemas:
-        page = content.operator_page(schema.domain, schema.name)
+        page = content.facts.operator_page(schema.domain, schema.name)
         names.setdefault(schema.name.lower(), set()).add(page.removesuffix(".md") + ".html")
     for domain in content.reference.domains:  # "opset 18" finds the opset's page
-        for opset in content.opsets(domain):
-            page = content.paths.opset_page(domain, opset.version)
+        for opset in content.facts.opsets(domain):
+            page = content.facts.paths.opset_page(domain, opset.version)
             names.setdefault(f"opset {opset.version}", set()).add(
                 page.removesuffix(".md") + ".html"
             )

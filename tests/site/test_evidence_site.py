@@ -76,7 +76,7 @@ def test_each_evidence_row_has_the_id_an_operator_page_links_to(reference: Refer
     questioned = [
         s
         for v in op.versions
-        for s in site.weighed(v).suggestions
+        for s in site.facts.weighed(v).suggestions
         if s.suggested and (s.current.value == "undefined" or s.is_problem)
     ]
     # The evidence page's verdict on every questioned tag is on the operator page too.

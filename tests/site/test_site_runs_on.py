@@ -134,8 +134,8 @@ def test_pages_show_the_table_the_matrix_and_the_opset_coverage(
     assert answers["", "Det", det].providers["CUDA"].status == (
         "no kernel in this provider: runs on the CPU provider"
     )
-    newest = max(o.version for o in site.opsets(""))
-    coverage = opset_coverage(detailed, site.opsets("")[-1].schemas)
+    newest = max(o.version for o in site.facts.opsets(""))
+    coverage = opset_coverage(detailed, site.facts.opsets("")[-1].schemas)
     page = site.render(f"opsets/ai.onnx/{newest}.md", "en").text
     assert f"{coverage.registered} of these {coverage.total} operator versions" in page
     assert coverage.registered + coverage.function + coverage.refused + coverage.unknown == (
