@@ -1,10 +1,10 @@
 """Display: how each value of the model reads, in one place.
 
 A tag, option, severity, part, domain, version or name becomes display text
-here and nowhere else; :meth:`Display.filters` registers these functions
-once as the Jinja filters that every template uses (documents, site pages,
-``diff``, ``audit`` and ``check`` output). Labels are gettext messages,
-looked up in the translations the display was made with.
+here and nowhere else; :mod:`gendoc.present.filters` registers these functions,
+each under its own name, as the Jinja filters that every template uses
+(documents, site pages, ``diff``, ``audit`` and ``check`` output). Labels are
+gettext messages, looked up in the translations the display was made with.
 
 Escaping of schema-supplied strings happens here too. Names are escaped
 for the context they land in: :func:`md_name` for Markdown text (a name that
@@ -37,6 +37,7 @@ from markupsafe import Markup, escape
 from gendoc.catalogs.i18n import N_, NP_, Message, Quoted, Term, translated_args
 from gendoc.catalogs.schema_text import SchemaText, schema_source
 from gendoc.catalogs.translated import substitute
+from gendoc.model.compare import Change
 from gendoc.model.reference import (
     Attribute,
     Differentiability,
@@ -158,6 +159,11 @@ def md_name(name: object) -> Markup:
     return Markup(text) if is_plain_name(text) else md_escape(text)
 
 
+def md_domain_label(domain: str) -> Markup:
+    """A domain as the reports name it (``ai.onnx`` for the default one), for Markdown."""
+    return md_name(domain_label(domain))
+
+
 class Display:
     """The display text of model values in one language.
 
@@ -206,7 +212,7 @@ class Display:
         """``2 errors``: how many findings of one severity."""
         return self.ngettext(*SEVERITY_COUNTS[str(severity)], count) % {"num": count}
 
-    def domain(self, domain: str) -> Markup:
+    def domain_short(self, domain: str) -> Markup:
         """The short name of a domain for Markdown: ``ai.onnx (default)`` for the default one."""
         return md_name(domain) if domain else Markup(self.gettext("ai.onnx (default)"))
 
@@ -236,7 +242,7 @@ class Display:
         """Short notes on an operator version: experimental, deprecated, function."""
         return [self.gettext(label) for field, label in _MARKERS if getattr(schema, field)]
 
-    def options(self, param: Parameter) -> list[str]:
+    def option_labels(self, param: Parameter) -> list[str]:
         """The option labels of a parameter: optional, or variadic (heterogeneous)."""
         if param.option is Option.OPTIONAL:
             return [self.gettext(_OPTIONAL)]
@@ -249,7 +255,7 @@ class Display:
 
     def param_notes(self, param: Parameter) -> list[str]:
         """Options, then the tag (left off when undefined tags are only explained at the top)."""
-        notes = self.options(param)
+        notes = self.option_labels(param)
         if not (self.hide_undefined and param.differentiability is Differentiability.UNDEFINED):
             notes.append(self.tag(param.differentiability))
         return notes
@@ -283,7 +289,7 @@ class Display:
             return shown
         return self.gettext("%(type)s (%(note)s)") % {"type": shown, "note": note}
 
-    def summary(self, schema: Schema) -> str:
+    def differentiability_summary(self, schema: Schema) -> str:
         """The contents column: how much of the newest version is differentiable."""
         if not schema.parameters:
             return self.gettext("no inputs or outputs")
@@ -345,6 +351,26 @@ class Display:
         args = {k: md_escape(v) if isinstance(v, str) else v for k, v in args.items()}
         return Markup(substitute(self.gettext(message.id), args))
 
+    def message_text(self, message: Message) -> str:
+        """A message in this language as plain text (the text reports)."""
+        return message.format(self.gettext)
+
+    def translate(self, label: str) -> str:
+        """A label (a term the model or the evidence names) in this language, as text: where
+        autoescape is on it is escaped, unlike the templates' ``gettext()``, whose
+        translation is taken as markup."""
+        return self.gettext(label)
+
+    def change(self, change: Change, known: frozenset[str] = frozenset()) -> str:
+        """A change between two references, one Markdown line in this language, names and
+        values as code spans; long type lists are compacted against ``known``, the
+        comparison's element types."""
+        return change_message(change, code_span, self.labels, known)
+
+    def change_text(self, change: Change, known: frozenset[str] = frozenset()) -> str:
+        """:meth:`change` as plain text (GitHub's annotations)."""
+        return change_message(change, str, self.labels, known)
+
     def said(self, message: Message) -> Markup:
         """A message (a source's reason, its detail) as HTML in this language: every argument
         escaped, and the text quoted from a source (:class:`~gendoc.catalogs.i18n.Quoted`)
@@ -369,48 +395,6 @@ class Display:
         if finding.parameter is None:
             return where
         return f"{where} {self.part(finding.parameter.part.value)} {finding.parameter.name}"
-
-    def filters(self) -> dict[str, Callable[..., Any]]:
-        """Everything above as Jinja filters, under the names the templates use."""
-
-        return {
-            "tag": self.tag,
-            "part": self.part,
-            "severity": self.severity,
-            "severity_count": self.severity_count,
-            "domain_short": self.domain,
-            "domain_label": lambda domain: md_name(domain_label(domain)),
-            "domain_long": self.domain_long,
-            "availability": self.availability,
-            "markers": self.markers,
-            "option_labels": self.options,
-            "param_tags": self.param_tags,
-            "attr_signature": self.attr_signature,
-            "differentiability_summary": self.summary,
-            "schema_text": self.schema_text,
-            "said": self.said,
-            "md": md_escape,
-            "name": md_name,
-            "text": html_text,
-            "element_text": element_text,
-            "cell": table_cell,
-            "version_links": version_links,
-            "code": code_span,
-            "gh_data": github_data,
-            "gh_property": github_property,
-            "change": lambda change, known=frozenset(): change_message(
-                change, code_span, self.labels, known
-            ),
-            "change_text": lambda change, known=frozenset(): change_message(
-                change, str, self.labels, known
-            ),
-            "inert": md_inert,
-            "code_block": code_block,
-            "message": self.message,
-            "message_text": lambda message: message.format(self.gettext),
-            "translate": self.gettext,
-            "location": self.location,
-        }
 
 
 def version_links(schemas: Iterable[Schema], changelog: str) -> str:

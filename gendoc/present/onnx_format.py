@@ -1,4 +1,4 @@
-"""Jinja2 filters that reproduce the exact formatting of onnx's gen_doc.py.
+"""The Jinja2 filters that reproduce the exact formatting of onnx's gen_doc.py.
 
 Used by the ``onnx`` style, whose output must match onnx's byte for byte.
 """
@@ -25,35 +25,36 @@ from gendoc.present.live_markup import is_live
 INFINITY = "&#8734;"
 
 
-def number(value: int | None) -> str:
+def onnx_number(value: int | None) -> str:
     return INFINITY if value is None else str(value)
 
 
-def qualify(domain: str, name: str) -> str:
+def onnx_qualify(domain: str, name: str) -> str:
     return f"{domain}.{name}" if domain else name
 
 
-def domain_long(domain: str) -> str:
+def onnx_domain_long(domain: str) -> str:
     return f"the '{domain}' operator set" if domain else "the default ONNX operator set"
 
 
-def domain_short(domain: str) -> str:
+def onnx_domain_short(domain: str) -> str:
     return domain or "ai.onnx (default)"
 
 
 @pass_context
-def version_links(context: Context, schemas: Iterable[Schema], changelog: str) -> str:
+def onnx_version_links(context: Context, schemas: Iterable[Schema], changelog: str) -> str:
     return ", ".join(
-        f'<a href="{changelog}#{safe_attribute(context, s.versioned_name)}">{s.since_version}</a>'
+        f'<a href="{changelog}#{onnx_safe_attribute(context, s.versioned_name)}">'
+        f"{s.since_version}</a>"
         for s in schemas
     )
 
 
-def attr_type(type_name: str) -> str:
+def onnx_attr_type(type_name: str) -> str:
     return f"list of {type_name}" if type_name.endswith("s") else type_name
 
 
-def attr_option(attr: Attribute) -> str:
+def onnx_attr_option(attr: Attribute) -> str:
     if attr.required:
         return " (required)"
     if attr.default is not None:
@@ -70,7 +71,7 @@ def option_tags(param: Parameter) -> list[str]:
     return []
 
 
-def tags(param: Parameter) -> str:
+def onnx_tags(param: Parameter) -> str:
     """Option and differentiability tags; onnx leaves undefined untagged."""
     found = option_tags(param)
     if param.differentiability.value != "undefined":
@@ -78,11 +79,11 @@ def tags(param: Parameter) -> str:
     return f" ({', '.join(found)})" if found else ""
 
 
-def indent_doc(doc: str) -> str:
+def onnx_indent_doc(doc: str) -> str:
     return "\n".join(("  " + line).rstrip() for line in doc.lstrip().splitlines())
 
 
-def support(schema: Schema) -> str:
+def onnx_support(schema: Schema) -> str:
     return "<sub>experimental</sub> " if schema.experimental else ""
 
 
@@ -115,7 +116,7 @@ def _is_live(context: Context, value: object, markdown: bool) -> bool:
 
 
 @pass_context
-def safe(context: Context, value: object) -> object:
+def onnx_safe(context: Context, value: object) -> object:
     """What onnx's layout writes: the value as it is, unless it would be live markup.
 
     onnx's ``gen_doc.py`` writes names and descriptions raw, and so does this layout for
@@ -128,17 +129,17 @@ def safe(context: Context, value: object) -> object:
 
 
 @pass_context
-def safe_doc(context: Context, value: object) -> object:
-    """:func:`safe` for an operator's doc, which the layout writes as Markdown paragraphs."""
+def onnx_safe_doc(context: Context, value: object) -> object:
+    """:func:`onnx_safe` for an operator's doc, which the layout writes as Markdown paragraphs."""
     return _as_text(value) if _is_live(context, value, markdown=True) else value
 
 
 @pass_context
-def safe_attribute(context: Context, value: object) -> object:
-    """:func:`safe` for a quoted attribute's value (an anchor's name): a quote would end it."""
+def onnx_safe_attribute(context: Context, value: object) -> object:
+    """:func:`onnx_safe` for a quoted attribute's value (an anchor's name): a quote would end it."""
     if isinstance(value, str) and '"' in value:
         return _as_text(value)
-    return safe(context, value)
+    return onnx_safe(context, value)
 
 
 def _as_text(value: object) -> str:
@@ -148,20 +149,3 @@ def _as_text(value: object) -> str:
         stacklevel=2,
     )
     return "\n".join(md_escape(line) for line in str(value).split("\n"))
-
-
-FILTERS = {
-    "onnx_safe": safe,
-    "onnx_safe_attribute": safe_attribute,
-    "onnx_safe_doc": safe_doc,
-    "onnx_number": number,
-    "onnx_qualify": qualify,
-    "onnx_domain": domain_long,
-    "onnx_domain_short": domain_short,
-    "onnx_version_links": version_links,
-    "onnx_attr_type": attr_type,
-    "onnx_attr_option": attr_option,
-    "onnx_tags": tags,
-    "onnx_indent": indent_doc,
-    "onnx_support": support,
-}

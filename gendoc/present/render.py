@@ -1,7 +1,8 @@
 """Render: configure Jinja2 and turn the model into documents.
 
 All layout lives in ``templates/``; this module only picks the template of
-each document, hands it the views and registers the formatting filters.
+each document, hands it the views and installs the formatting filters
+(:mod:`gendoc.present.filters`).
 A user's ``--templates`` folder is searched first, so any template (and
 any message catalog) can be overridden by a file of the same name. A
 template that does not compile or fails while rendering is one line naming
@@ -29,6 +30,7 @@ from gendoc.errors import UsageError
 from gendoc.model.reference import Reference
 from gendoc.present import schema_html_cache
 from gendoc.present.display import Display
+from gendoc.present.filters import document_filters
 from gendoc.present.outputs import CHANGELOG, OPERATORS, Output
 from gendoc.present.styles import STYLES
 from gendoc.present.visible import visible
@@ -181,7 +183,7 @@ def environment(options: RenderOptions, onnx_version: str = "") -> jinja2.Enviro
     env.install_gettext_translations(shown.labels, newstyle=True)
     env.globals["gettext"] = env.globals["_"] = _gettext(shown.labels)
     env.globals["pgettext"] = _pgettext(shown.labels)
-    env.filters.update(STYLES[options.style].filters(shown))
+    env.filters.update(document_filters(options.style, shown))
     return env
 
 

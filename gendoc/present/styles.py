@@ -1,15 +1,14 @@
 """Styles: the layouts a reference can be written in, as objects.
 
-A style names its template folder, supplies the filters its templates use
-and builds the context each document template gets. ``onnx`` reproduces
-onnx's ``gen_doc.py`` byte for byte (English only, onnx's own formatting);
-``gendoc`` is this project's layout: a tag on every parameter, one statement
-on undefined, safe schema text, labels in the chosen language.
+A style names its template folder and builds the context each document
+template gets (its filters are registered in :mod:`gendoc.present.filters`).
+``onnx`` reproduces onnx's ``gen_doc.py`` byte for byte (English only, onnx's
+own formatting); ``gendoc`` is this project's layout: a tag on every parameter,
+one statement on undefined, safe schema text, labels in the chosen language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +16,6 @@ from gendoc.model import views
 from gendoc.model.reference import Reference
 from gendoc.model.stats import tally_schemas
 from gendoc.present import onnx_format
-from gendoc.present.display import Display
 
 
 @dataclass(frozen=True)
@@ -27,9 +25,6 @@ class Style:
     name: str
     translated: bool
     """Whether labels follow ``--lang`` (onnx's layout is English only)."""
-
-    def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
-        raise NotImplementedError
 
     def operators(self, reference: Reference) -> dict[str, Any]:
         """The views of ``reference`` that the operators document iterates over."""
@@ -41,9 +36,6 @@ class Style:
 
 
 class OnnxStyle(Style):
-    def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
-        return dict(onnx_format.FILTERS)
-
     def operators(self, reference: Reference) -> dict[str, Any]:
         return {
             "operators": views.onnx_operator_index(reference),
@@ -60,9 +52,6 @@ class OnnxStyle(Style):
 
 
 class GendocStyle(Style):
-    def filters(self, display: Display) -> dict[str, Callable[..., Any]]:
-        return display.filters()
-
     def operators(self, reference: Reference) -> dict[str, Any]:
         return {
             "operators": views.operator_index(reference),

@@ -163,7 +163,7 @@ def chart(domains: list[DomainCoverage], display: Display) -> Chart:
     """
     rows, y = [], TOP
     for d in domains:
-        rows.append(Row(y, display.domain(d.domain), heading=True))
+        rows.append(Row(y, display.domain_short(d.domain), heading=True))
         y += ROW_HEIGHT + ROW_GAP
         for o in d.opsets:
             label = display.gettext(N_("opset %(version)s")) % {"version": o.version}

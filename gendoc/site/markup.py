@@ -79,9 +79,10 @@ def diff_lines(lines: Iterable[DiffLine]) -> Markup:
     return Markup("".join(map(diff_line, lines)))
 
 
-def tag_badge(differentiability: Differentiability, label: str) -> Markup:
-    """A tag as a coloured badge; the class carries the language-neutral value."""
-    value, label = escape(differentiability.value), escape(label)
+def tag_badge(display: Display, differentiability: Differentiability) -> Markup:
+    """A tag as a coloured badge, labelled in ``display``'s language; the class carries the
+    language-neutral value."""
+    value, label = escape(differentiability.value), escape(display.tag(differentiability))
     return Markup(f'<span class="gd-tag gd-tag-{value}">{label}</span>')
 
 

@@ -32,7 +32,8 @@ from gendoc.audit import Finding, audit_reference
 from gendoc.catalogs.i18n import translations
 from gendoc.model.reference import Reference
 from gendoc.present import render
-from gendoc.present.display import docs_base
+from gendoc.present.display import Display, docs_base
+from gendoc.present.filters import Filter, bound, by_name
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import opset_coverage, support_of
 from gendoc.site import evidence_pages, tags
@@ -64,6 +65,25 @@ def relative_url(source: str, target: str, directory_urls: bool) -> str:
     return get_relative_url(url_of(target, directory_urls), url_of(source, directory_urls))
 
 
+def site_filters(display: Display, changes: Changes) -> dict[str, Filter]:
+    """The filters the site's pages add to the documents' (see :mod:`gendoc.present.filters`),
+    in ``display``'s language; ``changes`` gives the tag changes between two versions."""
+    return by_name(
+        heading_id,
+        page_title,
+        diff_line,
+        diff_lines,
+        support_of,
+        opset_coverage,
+        bound(description, display),
+        # A tag's badge is the same for every parameter that has the tag: made once per tag.
+        cache(bound(tag_badge, display)),
+        bound(operator_diffs, display=display, changes=changes),
+        bound(tags.tag_counts, display=display),
+        bound(tags.strength, display=display),
+    )
+
+
 def environment(
     templates: Path | None, lang: str, onnx_version: str, changes: Changes = all_tag_changes
 ) -> jinja2.Environment:
@@ -75,21 +95,7 @@ def environment(
     # Both languages' environments share what either compiled (see gendoc.site.compiled).
     env.bytecode_cache = PAGES_BYTECODE.layered(env.bytecode_cache)
     display = render.display(options, onnx_version)
-    env.filters = {
-        **base.filters,
-        "heading_id": heading_id,
-        "page_title": page_title,
-        "description": partial(description, display),
-        # A tag's badge is the same for every parameter that has the tag: made once per tag.
-        "badge": cache(lambda tag: tag_badge(tag, display.tag(tag))),
-        "diff_line": diff_line,
-        "diff_lines": diff_lines,
-        "diffs": lambda op: operator_diffs(op.versions, display, changes),
-        "tag_counts": lambda schema: tags.tag_counts(schema, display),
-        "strength": lambda value: tags.strength(value, display),
-        "runs_on": support_of,
-        "opset_runs_on": opset_coverage,
-    }
+    env.filters = {**base.filters, **site_filters(display, changes)}
     return env
 
 

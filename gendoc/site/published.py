@@ -35,7 +35,6 @@ from gendoc.audit.snapshot_verdicts import export_snapshot
 from gendoc.model.reference import Operator
 from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode
 from gendoc.present import render
-from gendoc.present.display import fenced
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import runtime_support
 from gendoc.site.onnx_links import source_url
@@ -113,9 +112,7 @@ class Published:
     def _env(self, lang: str) -> jinja2.Environment:
         reference = self.content.reference
         options = render.RenderOptions(lang=lang, templates=self.content.templates)
-        env = render.environment(options, reference.onnx_version).overlay()
-        env.filters["fenced"] = fenced
-        return env
+        return render.environment(options, reference.onnx_version)
 
     def operator_markdown(self, lang: str) -> dict[str, str]:
         """Every operator's Markdown in ``lang``, by its path under the language's root."""
