@@ -11,8 +11,9 @@ its own page, coverage and audit, strict, searched with Pagefind.
 - rebuild: ``mkdocs build`` again with nothing changed, in a new process,
   over the same output and cache folders, as ``make docs`` run twice.
 
-All three run side by side, interleaved, each in its own process, so that
-machine noise hits them alike. Prints medians and the ratios the project
+Each runs in its own process. The baseline and the full build alternate, so that
+machine noise hits them alike; the rebuilds follow, once every full build is done (a
+rebuild deletes the site it replaces, see main). Prints medians and the ratios the project
 targets (full build / baseline <= 1.0 in wall time and <= 1.5 in CPU time, the
 user and system time of mkdocs and every process it starts; rebuild / full build
 <= 0.5), then the
