@@ -18,7 +18,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "build": "gendoc.commands.build",
+    "build": "gendoc.api",
     "check": "gendoc.commands.check",
     "export": "gendoc.commands.export",
     "diff": "gendoc.commands.diff",
