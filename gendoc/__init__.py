@@ -29,7 +29,7 @@ _EXPORTS = {
     "AuditOptions": "gendoc.audit.entry",
     "AuditReport": "gendoc.audit.report",
     "Strength": "gendoc.evidence.verdict",
-    "Suggested": "gendoc.commands.suggest",
+    "Suggested": "gendoc.suggest.result",
 }
 _SUBPACKAGES = ("audit", "suggest")
 __all__ = sorted([*_EXPORTS, *_SUBPACKAGES])

@@ -40,6 +40,7 @@ MODULES = (
     "gendoc.commands.suggest",
     "gendoc.audit.entry",
     "gendoc.suggest.checkout",
+    "gendoc.suggest.result",
     "gendoc.present.render",
     "gendoc.model.snapshot",
 )
