@@ -18,7 +18,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "build": "gendoc.commands.build",
+    "build": "gendoc.api",
     "check": "gendoc.commands.check",
     "export": "gendoc.commands.export",
     "diff": "gendoc.commands.diff",
@@ -29,7 +29,7 @@ _EXPORTS = {
     "AuditOptions": "gendoc.audit.entry",
     "AuditReport": "gendoc.audit.report",
     "Strength": "gendoc.evidence.verdict",
-    "Suggested": "gendoc.commands.suggest",
+    "Suggested": "gendoc.suggest.result",
 }
 _SUBPACKAGES = ("audit", "suggest")
 __all__ = sorted([*_EXPORTS, *_SUBPACKAGES])

@@ -205,7 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from gendoc.commands.build import build
+    from gendoc.api import build
 
     for path in build(
         args.out, _render_options(args), schemas=args.schemas, snapshot=args.snapshot

@@ -1,18 +1,10 @@
-"""``gendoc build``: write a reference's documents into a folder.
+"""``gendoc build``: the documents of a reference, rendered and named by file; nothing written.
 
 The commands are typed functions: the command line calls them, and so can
-Python code (a Sphinx ``conf.py``, a build script, a test)::
-
-    from pathlib import Path
-    import gendoc
-
-    gendoc.build(Path("docs"), gendoc.RenderOptions(lang="zh"))
-    report = gendoc.check(Path("docs"))
-    if not report.ok:
-        print(gendoc.format_check(report))
-
-Each takes plain values (paths, option dataclasses, sequences of module
-names) and returns a result; none parses arguments or prints.
+Python code (a Sphinx ``conf.py``, a build script, a test). Each takes plain
+values (paths, option dataclasses, sequences of module names) and returns a
+result; none parses arguments, prints or writes. ``gendoc.build``
+(:mod:`gendoc.api`) is this command plus the storage stage's atomic writes.
 """
 
 from __future__ import annotations
@@ -23,7 +15,6 @@ from pathlib import Path
 from gendoc.errors import UsageError
 from gendoc.model.reference import Reference
 from gendoc.present.render import RenderOptions, render_documents
-from gendoc.storage.write import write_documents
 
 DEFAULT_OPTIONS = RenderOptions()
 
@@ -42,16 +33,14 @@ def source_reference(schemas: Sequence[str] = (), snapshot: Path | None = None) 
     return load_snapshot(snapshot)
 
 
-def build(
-    out: Path,
+def build_documents(
     options: RenderOptions = DEFAULT_OPTIONS,
     *,
     schemas: Sequence[str] = (),
     snapshot: Path | None = None,
-) -> list[Path]:
-    """Write Operators.md, Changelog.md and the -ml pair into ``out``; return what changed.
+) -> dict[str, str]:
+    """Operators.md, Changelog.md and the -ml pair as ``gendoc build`` writes them, by file name.
 
     ``snapshot`` (a file ``gendoc export`` wrote) stands in for the installed onnx.
     """
-    reference = source_reference(schemas, snapshot)
-    return write_documents(out, render_documents(reference, options))
+    return render_documents(source_reference(schemas, snapshot), options)

@@ -12,12 +12,10 @@ import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from gendoc.commands.build import source_reference
+from gendoc.commands.build import DEFAULT_OPTIONS, build_documents
 from gendoc.model.document_check import CheckReport, StaleDocument
-from gendoc.present.render import RenderOptions, render_documents
+from gendoc.present.render import RenderOptions
 from gendoc.storage.write import changed_documents
-
-DEFAULT_OPTIONS = RenderOptions()
 
 
 def fix_command(
@@ -75,5 +73,5 @@ def check(
 
     ``snapshot`` (a file ``gendoc export`` wrote) stands in for the installed onnx.
     """
-    documents = render_documents(source_reference(schemas, snapshot), options)
+    documents = build_documents(options, schemas=schemas, snapshot=snapshot)
     return check_documents(out, documents, options, schemas, snapshot)

@@ -3,7 +3,7 @@
 From Python, ``suggest(src, min_evidence, *, newest_only=False, whole_versions=False)``
 (the command's function, :func:`gendoc.commands.suggest.run`) weighs the evidence for
 every schema of the installed onnx and returns the patch to the onnx checkout
-``src`` as a :class:`~gendoc.commands.suggest.Suggested`; it writes nothing.
+``src`` as a :class:`~gendoc.suggest.result.Suggested`; it writes nothing.
 The names load on first use: the command imports this package's modules.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 _EXPORTS = {
     "suggest": ("gendoc.commands.suggest", "run"),
-    "Suggested": ("gendoc.commands.suggest", "Suggested"),
+    "Suggested": ("gendoc.suggest.result", "Suggested"),
     "Strength": ("gendoc.evidence.verdict", "Strength"),
 }
 __all__ = sorted(_EXPORTS)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from gendoc.evidence.verdict import DisputeKind, Strength, Suggestion, Vote
 from gendoc.evidence.verdict_text import describe_verdict, votes_text
 from gendoc.model.reference import ParameterRef, domain_label
 from gendoc.suggest.decide import Change, LeftOut, Partial, Plan, SchemaKey
 from gendoc.suggest.disputed import Dispute
+from gendoc.suggest.provenance import Provenance
 
 LIMIT = 60_000
 """The longest description written, in characters."""
@@ -36,19 +36,6 @@ _MEANING = {
     ),
     Strength.WEAK: "weak or strong evidence (at least one source; any that disagrees is outranked)",
 }
-
-
-@dataclass(frozen=True)
-class Provenance:
-    """Where the evidence came from and how to make the same patch again."""
-
-    onnx_version: str
-    sources: tuple[str, ...] = ()
-    """One line per source: its name and the version it ran (or why it could not)."""
-    commands: tuple[str, ...] = ()
-    """The shell commands that reproduce the patch."""
-    documents: tuple[str, ...] = ()
-    """The regenerated documents the patch carries."""
 
 
 def _cell(text: str) -> str:

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import gendoc
+from gendoc.commands.build import build_documents
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,6 +32,7 @@ INVENTORY = {
 """The public API as README and CHANGELOG advertise it: each name, and what it is."""
 
 MODULES = (
+    "gendoc.api",
     "gendoc.commands.build",
     "gendoc.commands.check",
     "gendoc.commands.export",
@@ -38,6 +40,7 @@ MODULES = (
     "gendoc.commands.suggest",
     "gendoc.audit.entry",
     "gendoc.suggest.checkout",
+    "gendoc.suggest.result",
     "gendoc.present.render",
     "gendoc.model.snapshot",
 )
@@ -120,6 +123,13 @@ def test_build_check_export_and_diff_from_python(tmp_path: Path) -> None:
         "Operators-ml.md",
         "Operators.md",
     ]
+    # gendoc.build is the build command's documents, written; the command writes nothing
+    before = sorted(tmp_path.rglob("*"))
+    documents = build_documents(options)
+    assert sorted(tmp_path.rglob("*")) == before
+    assert {n: t.encode("utf-8") for n, t in documents.items()} == {
+        p.name: p.read_bytes() for p in written
+    }
     report = gendoc.check(tmp_path / "docs", options)
     assert report.ok and report.exit_status() == 0
     (tmp_path / "docs" / "Operators.md").write_text("stale\n", encoding="utf-8")

@@ -15,9 +15,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from gendoc.api import build
 from gendoc.catalogs.i18n import LANGUAGES
 from gendoc.cli import main
-from gendoc.commands.build import build
 from gendoc.model.snapshot import (
     SCHEMA_FILE,
     domain_part,

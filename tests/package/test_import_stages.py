@@ -25,12 +25,14 @@ STAGES: tuple[frozenset[str], ...] = (
     frozenset({"audit", "runtime"}),
     frozenset({"suggest", "site"}),
     frozenset({"commands"}),
-    frozenset({"ci", "cli", "__main__"}),
+    frozenset({"api", "ci", "cli", "__main__"}),
 )
 """Earliest first: a module may import its own stage and earlier ones. The utilities come
 first; onnx is read into the model (collect), presented (catalogs, present); the evidence
 feeds the audit and the runtime support (where operators run and train); suggest and the
-site build on those, the commands on all of them."""
+site build on those, the commands on all of them. Above the commands, which return values
+and write nothing, is what does their I/O: ``api`` (``gendoc.build``, the build command's
+documents written), the command line and the Action."""
 
 RANK = {name: rank for rank, stage in enumerate(STAGES) for name in stage}
 

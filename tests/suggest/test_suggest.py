@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gendoc.cli import main
-from gendoc.commands.suggest import check_checkout, method1_scripts, suggest
+from gendoc.commands.suggest import check_checkout
 from gendoc.errors import UsageError
 from gendoc.evidence.interface import Verdict
 from gendoc.evidence.verdict import Strength, Suggestion, Vote
@@ -29,8 +29,10 @@ from gendoc.model.reference import (
 from gendoc.present.render import RenderOptions, render_documents
 from gendoc.suggest.checkout import SourceTree
 from gendoc.suggest.decide import Location
-from gendoc.suggest.describe import Provenance, describe
+from gendoc.suggest.describe import describe
 from gendoc.suggest.docs import retag
+from gendoc.suggest.provenance import Provenance
+from gendoc.suggest.result import method1_scripts, suggest
 from tests.helpers import lines_run
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "onnx_src"
