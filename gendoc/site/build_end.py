@@ -5,7 +5,7 @@ the language's Markdown is published beside them (:mod:`.published`); once every
 language's are, the indexes are joined into the site's and the reference's data is
 written. When a forked worker builds the other languages (:mod:`.languages`), each
 process indexes the languages it built, and the files that need no other (the data,
-the worker's languages' Markdown) are written by whichever process gets to them first:
+every language's Markdown) are written by whichever process gets to them first:
 which of the two finishes its Pagefind run first changes from build to build, and the
 other would wait for it with nothing to do.
 """
@@ -44,13 +44,13 @@ class SiteEnd:
         return index_pages(self.site, self.cache, pages, self.build.index_folder(self.site))
 
     def shared(self, languages: list[str]) -> None:
-        """The files that need no other: the reference's data and the Markdown of
-        ``languages`` (those besides the first), each written by the first process to ask
-        for it (:meth:`SiteBuild.claim`)."""
+        """The files that need no other: the reference's data and every language's Markdown
+        (``languages`` are those besides the first), each written by the first process to
+        ask for it (:meth:`SiteBuild.claim`)."""
         tasks: dict[str, Callable[[], None]] = {
             "data": partial(self.published.write_data, self.site)
         }
-        for lang in languages:
+        for lang in (self.build.first_language, *languages):
             tasks[f"markdown-{lang}"] = partial(self.publish, lang)
         for name, task in tasks.items():
             if self.build.claim(self.site, name):
@@ -66,14 +66,13 @@ class SiteEnd:
 
     def finish(self, others: list[str], wait_for_worker: Callable[[], None] | None) -> None:
         """In the first process, once its language is built: save its store, write the
-        site-wide files and its language's, index it, write the shared files, then (after
-        the worker, waited for with ``wait_for_worker``, or here without one) join every
+        site-wide files, index its language, write the shared files, then (after the
+        worker, waited for with ``wait_for_worker``, or here without one) join every
         language's index into the site's."""
         self.build.save()
         write_operator_names(self.published.content, self.site)
         write_terms(self.site)
         write_site_wide(self.published.content, self.site, self.build.first_language)
-        self.publish(self.build.first_language)
         bundles = [self.index(Pages(self.build.first_language, skip=frozenset(others)))]
         self.shared(others)
         if wait_for_worker is not None:  # it indexed the others before it exited
