@@ -208,7 +208,7 @@ RULES: dict[str, Rule] = {
 
 
 @dataclass(frozen=True)
-class SourceVote:
+class SourceVerdict:
     """What one evidence source says about a finding's parameter (rules ``GD2xx``).
 
     ``verdict`` is a :class:`gendoc.evidence.interface.Verdict` value; ``detail``
@@ -245,7 +245,7 @@ class Finding:
     parameter: ParameterRef | None
     text: Message
     suggested: Differentiability | None = None
-    evidence: tuple[SourceVote, ...] = ()
+    evidence: tuple[SourceVerdict, ...] = ()
 
     @property
     def message_id(self) -> str:

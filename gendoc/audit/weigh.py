@@ -3,7 +3,7 @@
 The sources are those of :mod:`gendoc.evidence` (PyTorch's autograd, from
 its record or live; onnxruntime's gradient registry) and, when the audit ran
 them, the finite differences. :func:`gendoc.evidence.verdict.combine`
-decides by the first rule of :data:`gendoc.evidence.verdict.RULES` that
+decides by the first rule of :data:`gendoc.evidence.verdict.VERDICT_RULES` that
 applies; :data:`gendoc.evidence.verdict_text.REPORTS` says which finding
 that rule raises, with which message, which this module only formats: at
 most one finding per parameter.
@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from gendoc.audit.findings import Finding, SourceVote, make_finding
+from gendoc.audit.findings import Finding, SourceVerdict, make_finding
 from gendoc.catalogs.i18n import N_, Message, say
 from gendoc.evidence.history import settle
 from gendoc.evidence.interface import EvidenceSource, SourceEvidence
@@ -54,10 +54,10 @@ class Weighed:
     evidence: tuple[SourceEvidence, ...]
     suggestions: tuple[Suggestion, ...]
 
-    def votes(self, parameter: ParameterRef) -> tuple[SourceVote, ...]:
+    def votes(self, parameter: ParameterRef) -> tuple[SourceVerdict, ...]:
         """Every source's vote on one parameter, in source order."""
         return tuple(
-            SourceVote(e.source, p.verdict.value, p.detail.text)
+            SourceVerdict(e.source, p.verdict.value, p.detail.text)
             for e in self.evidence
             if (p := e.verdict_of(parameter)) is not None
         )

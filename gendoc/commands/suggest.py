@@ -72,7 +72,7 @@ def run(
 
     from gendoc.collect import installed
     from gendoc.suggest.installed_facts import (
-        evidence_sources,
+        default_sources,
         gather_suggestions,
         installed_locations,
         source_lines,
@@ -82,7 +82,7 @@ def run(
     tree = SourceTree.read(src)  # an unreadable source stops before anything slow runs
     reference = installed.reference()
     checkout = Checkout(tree, check_documents(src, reference))
-    sources = evidence_sources()
+    sources = default_sources()
     options = ["--min-evidence", min_evidence.value]
     options += ["--newest-only"] * newest_only + ["--whole-versions"] * whole_versions
     options += ["--out-dir", "gendoc-suggest"]

@@ -45,7 +45,7 @@ Interface
     ``OperatorEvidence`` by ``read_slopes``, the one reading of finite-difference
     results; the audit runs the probe and judges its pairs.
 ``combine(schema, evidence) -> list[Suggestion]`` (:mod:`gendoc.evidence.verdict`)
-    The rule registry ``RULES``: a suggested tag per parameter, ``strong``/
+    The rule registry ``VERDICT_RULES``: a suggested tag per parameter, ``strong``/
     ``weak``/``conflict``/``none``, or ``disputed`` for a tag onnx set that
     the evidence contradicts (never a change), with the votes for and against
     as data, and a dispute's kind (the mathematics, or a convention); the

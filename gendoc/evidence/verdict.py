@@ -41,7 +41,7 @@ onnx set also outranks a policy vote against it: a training shortcut or a
 framework's declared refusal is not a measurement that could dispute a
 reviewed tag. The set-aside votes stay in :attr:`Suggestion.outranked`.
 
-Then the first rule of :data:`RULES` whose condition holds decides. A
+Then the first rule of :data:`VERDICT_RULES` whose condition holds decides. A
 side is *strong* at a weight of 2 or more (two independent full-weight
 sources); when the votes on an undefined tag disagree, a side that outweighs
 the other by a full source or more wins, weakly (two frameworks that do not
@@ -254,7 +254,7 @@ class Suggestion:
     ``DISPUTED``, ``support`` the votes against the tag and ``against`` those
     backing it. In a conflict on an undefined tag ``support`` votes
     differentiable and ``against`` non-differentiable. ``rule`` names the
-    entry of :data:`RULES` that decided.
+    entry of :data:`VERDICT_RULES` that decided.
     """
 
     domain: str
@@ -289,7 +289,7 @@ class Suggestion:
 
 
 @dataclass(frozen=True)
-class Rule:
+class VerdictRule:
     """One verdict rule: its name, when it applies and how strong the verdict it makes is.
     What it reports is :data:`gendoc.evidence.verdict_text.REPORTS`, by its name."""
 
@@ -306,29 +306,31 @@ def _fixed(strength: Strength) -> Callable[[Ballot], Strength]:
     return lambda b: strength
 
 
-RULES: tuple[Rule, ...] = (
-    Rule("no-evidence-undefined", lambda b: not b.defined and not b.counted, _fixed(Strength.NONE)),
-    Rule(
+VERDICT_RULES: tuple[VerdictRule, ...] = (
+    VerdictRule(
+        "no-evidence-undefined", lambda b: not b.defined and not b.counted, _fixed(Strength.NONE)
+    ),
+    VerdictRule(
         "policy-only",
         lambda b: not b.counted and any(v.tag is not b.current for v in b.set_aside),
         _fixed(Strength.NONE),
     ),
-    Rule("no-evidence", lambda b: not b.counted, _fixed(Strength.NONE)),
-    Rule("policy-alone", lambda b: not b.defined and b.policy_only, _fixed(Strength.NONE)),
-    Rule(
+    VerdictRule("no-evidence", lambda b: not b.counted, _fixed(Strength.NONE)),
+    VerdictRule("policy-alone", lambda b: not b.defined and b.policy_only, _fixed(Strength.NONE)),
+    VerdictRule(
         "outweighed",
         lambda b: not b.defined and len(b.tags) > 1 and b.margin >= 1.0,
         _fixed(Strength.WEAK),
     ),
-    Rule("conflict", lambda b: not b.defined and len(b.tags) > 1, _fixed(Strength.CONFLICT)),
-    Rule("agreed", lambda b: not b.defined and b.strong, _fixed(Strength.STRONG)),
-    Rule("suggested", lambda b: not b.defined, _fixed(Strength.WEAK)),
-    Rule(
+    VerdictRule("conflict", lambda b: not b.defined and len(b.tags) > 1, _fixed(Strength.CONFLICT)),
+    VerdictRule("agreed", lambda b: not b.defined and b.strong, _fixed(Strength.STRONG)),
+    VerdictRule("suggested", lambda b: not b.defined, _fixed(Strength.WEAK)),
+    VerdictRule(
         "convention",
         lambda b: b.outweighs and b.kind is DisputeKind.CONVENTION,
         _fixed(Strength.DISPUTED),
     ),
-    Rule(
+    VerdictRule(
         "contradicted",
         lambda b: (
             b.outweighs
@@ -338,17 +340,19 @@ RULES: tuple[Rule, ...] = (
         ),
         _fixed(Strength.DISPUTED),
     ),
-    Rule("disputed", lambda b: b.outweighs and bool(b.backing), _fixed(Strength.DISPUTED)),
-    Rule("questioned", lambda b: b.outweighs, _fixed(Strength.DISPUTED)),
-    Rule("noted", lambda b: bool(b.against), _agreed),
-    Rule("refusal-set-aside", lambda b: any(v.tag is not b.current for v in b.set_aside), _agreed),
-    Rule("agrees", lambda b: True, _agreed),
+    VerdictRule("disputed", lambda b: b.outweighs and bool(b.backing), _fixed(Strength.DISPUTED)),
+    VerdictRule("questioned", lambda b: b.outweighs, _fixed(Strength.DISPUTED)),
+    VerdictRule("noted", lambda b: bool(b.against), _agreed),
+    VerdictRule(
+        "refusal-set-aside", lambda b: any(v.tag is not b.current for v in b.set_aside), _agreed
+    ),
+    VerdictRule("agrees", lambda b: True, _agreed),
 )
 """The verdict rules, in order: the first whose condition holds decides."""
 
 
 def _decide(schema: Schema, parameter: ParameterRef, ballot: Ballot) -> Suggestion:
-    rule = next(r for r in RULES if r.when(ballot))
+    rule = next(r for r in VERDICT_RULES if r.when(ballot))
     strength = rule.strength(ballot)
     tags = ballot.tags
     suggested = next(iter(tags)) if len(tags) == 1 else None

@@ -7,7 +7,7 @@ are those of ``gendoc audit --evidence`` without finite differences (too
 slow for a site build): the same sources, PyTorch's verdicts read from the
 record shipped with gendoc (:mod:`gendoc.evidence.torch_record`) through the
 same registry (:mod:`gendoc.evidence.source_registry`), the same rule
-registry (:data:`gendoc.evidence.verdict.RULES`). Scripts are
+registry (:data:`gendoc.evidence.verdict.VERDICT_RULES`). Scripts are
 :func:`gendoc.evidence.scripts.method1_script` for the newest version, one
 per input that a script can be written for and that the combined verdict
 calls differentiable.

@@ -28,12 +28,6 @@ def installed_locations() -> dict[SchemaKey, Location]:
     return {key: Location(path, line) for key, (path, line) in schema_sources().items()}
 
 
-def evidence_sources() -> list[EvidenceSource]:
-    """Every source, each from its record where it holds the version (as on the site), so the
-    patch does not depend on whether torch or onnx-ad is installed."""
-    return default_sources()
-
-
 def source_lines(sources: Sequence[EvidenceSource]) -> list[str]:
     """One line per source naming what it ran (its registry label and status line: the torch
     release or the record's, the onnxruntime release tag and commit its registry was read
@@ -70,7 +64,7 @@ def gather_suggestions(sources: Sequence[EvidenceSource] | None = None) -> list[
     settled per history and family (:func:`gendoc.evidence.history.settle`)."""
     from gendoc.collect import installed
 
-    sources = evidence_sources() if sources is None else sources
+    sources = default_sources() if sources is None else sources
     schemas = installed.reference(with_examples=False).schemas
     _check_record(schemas)
     weighed = [(s, combine(s, [source.evaluate(s) for source in sources])) for s in schemas]

@@ -12,7 +12,7 @@ from gendoc.catalogs.i18n import quoted
 from gendoc.evidence.interface import Basis, ParameterEvidence, SourceEvidence, Verdict
 from gendoc.evidence.source_registry import NUMERIC
 from gendoc.evidence.verdict import (
-    RULES,
+    VERDICT_RULES,
     DisputeKind,
     Strength,
     Suggestion,
@@ -47,11 +47,11 @@ SETTLING = {"schema", "pass-through", "shared", "shared-weak", "as-tagged", "his
 
 
 def test_every_rule_has_a_unique_name_and_every_report_is_a_rules() -> None:
-    assert len({r.name for r in RULES}) == len(RULES)
+    assert len({r.name for r in VERDICT_RULES}) == len(VERDICT_RULES)
     silent = {"no-evidence", "noted", "agrees"}
-    assert set(REPORTS) == ({r.name for r in RULES} | SETTLING) - silent
+    assert set(REPORTS) == ({r.name for r in VERDICT_RULES} | SETTLING) - silent
     assert all(r.finding.startswith("GD2") and r.message for r in REPORTS.values())
-    assert RULES[-1].name not in REPORTS  # the catch-all reports nothing
+    assert VERDICT_RULES[-1].name not in REPORTS  # the catch-all reports nothing
 
 
 def test_a_gradient_that_exists_sets_a_refusal_aside() -> None:

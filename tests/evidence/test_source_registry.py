@@ -67,9 +67,9 @@ def test_the_site_shows_a_registered_source(registered: None, reference: Referen
 def test_the_patch_description_names_a_registered_source(
     registered: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    source_lines = installed_facts.source_lines
+    source_lines, default_sources = installed_facts.source_lines, installed_facts.default_sources
     root = _cli_checkout(tmp_path, monkeypatch, _suggestions())
-    monkeypatch.setattr(installed_facts, "evidence_sources", installed_facts.default_sources)
+    monkeypatch.setattr(installed_facts, "default_sources", default_sources)
     monkeypatch.setattr(installed_facts, "source_lines", source_lines)
     out = tmp_path / "out"
     assert main(["suggest", "--onnx-src", str(root), "--out-dir", str(out)]) == 0

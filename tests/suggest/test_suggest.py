@@ -571,7 +571,7 @@ def _cli_checkout(tmp_path, monkeypatch, suggestions: list[Suggestion]) -> Path:
     root = _checkout_with_documents(tmp_path, model)
     (root / "VERSION_NUMBER").write_text(onnx.__version__ + "\n")
     monkeypatch.setattr(gendoc.collect.installed, "reference", lambda *a, **k: model)
-    monkeypatch.setattr(evidence, "evidence_sources", lambda: [])
+    monkeypatch.setattr(evidence, "default_sources", lambda: [])
     monkeypatch.setattr(evidence, "source_lines", lambda sources: ["stub: answers by hand"])
     monkeypatch.setattr(evidence, "gather_suggestions", lambda sources: suggestions)
     monkeypatch.setattr(evidence, "installed_locations", lambda: _locations(root))
@@ -623,7 +623,7 @@ def test_cli_empty_patch_names_the_sources_that_could_not_run(tmp_path, monkeypa
 
     root = _cli_checkout(tmp_path, monkeypatch, [])
     missing = MissingSource("pytorch", TORCH_MISSING)
-    monkeypatch.setattr(evidence, "evidence_sources", lambda: [missing])
+    monkeypatch.setattr(evidence, "default_sources", lambda: [missing])
     assert main(["suggest", "--onnx-src", str(root), "--out", str(tmp_path / "p")]) == 0
     err = capsys.readouterr().err.splitlines()
     assert err[-1].endswith(
