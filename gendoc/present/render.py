@@ -22,7 +22,7 @@ from typing import Any
 
 import jinja2
 from jinja2.nodes import EvalContext
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from gendoc import __version__
 from gendoc.catalogs.i18n import LANGUAGES, translations
@@ -221,8 +221,17 @@ def _pgettext(labels: Any) -> Callable[..., str]:
 
 def _format(text: str, autoescape: bool, variables: dict[str, Any]) -> str:
     """A translated label as Jinja's new-style gettext formats it: always as a format string,
-    its variables escaped where the template escapes."""
-    return (Markup(text) if autoescape else text) % variables
+    its variables escaped where the template escapes. Escaped here, then formatted as a plain
+    string: the same text as ``Markup(text) % variables``, without the wrapper markupsafe
+    puts around each variable (some 30,000 labels per language in a site build)."""
+    if not autoescape:
+        return text % variables
+    return Markup(text % {name: _escaped(value) for name, value in variables.items()})
+
+
+def _escaped(value: Any) -> Any:
+    """``value`` escaped for HTML, or as it is where it is a number (``%(count)d``)."""
+    return value if isinstance(value, int | float) else escape(value)
 
 
 def autoescaping(env: jinja2.Environment) -> jinja2.Environment:

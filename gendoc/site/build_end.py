@@ -4,17 +4,17 @@ Once a language's pages are written, Pagefind indexes them (:mod:`.search_index`
 the language's Markdown is published beside them (:mod:`.published`); once every
 language's are, the indexes are joined into the site's and the reference's data is
 written. When a forked worker builds the other languages (:mod:`.languages`), each
-process indexes the languages it built, and the files that need no other (the data,
-every language's Markdown) are written by whichever process gets to them first:
-which of the two finishes its Pagefind run first changes from build to build, and the
-other would wait for it with nothing to do.
+process indexes and publishes the languages it built (its caches hold their schema
+texts: the Chinese Markdown took twice as long in the other process), and the data,
+which needs no language, is written by whichever process gets to it first: which of
+the two finishes its Pagefind run first changes from build to build, and the other
+would wait for it with nothing to do.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 from gendoc.site.build_state import SiteBuild
@@ -43,42 +43,39 @@ class SiteEnd:
         """Index ``pages`` into the build's folder of index parts: the part's bundle."""
         return index_pages(self.site, self.cache, pages, self.build.index_folder(self.site))
 
-    def shared(self, languages: list[str]) -> None:
-        """The files that need no other: the reference's data and every language's Markdown
-        (``languages`` are those besides the first), each written by the first process to
-        ask for it (:meth:`SiteBuild.claim`)."""
-        tasks: dict[str, Callable[[], None]] = {
-            "data": partial(self.published.write_data, self.site)
-        }
-        for lang in (self.build.first_language, *languages):
-            tasks[f"markdown-{lang}"] = partial(self.publish, lang)
-        for name, task in tasks.items():
-            if self.build.claim(self.site, name):
-                task()
+    def own(self, languages: list[str]) -> None:
+        """What a process writes after indexing the languages it built: their Markdown (its
+        caches hold their schema texts already), then the reference's data if the other
+        process has not claimed it (:meth:`SiteBuild.claim`)."""
+        for lang in languages:
+            self.publish(lang)
+        if self.build.claim(self.site, "data"):
+            self.published.write_data(self.site)
 
     def worker_done(self, built_before: int, languages: list[str]) -> None:
         """In the worker, its builds over: save their stores, index their folders, then
-        write what is left of the shared files."""
+        write their Markdown and, unless taken, the data."""
         self.build.save(built_before)
         for lang in languages:
             self.index(Pages(lang, lang))
-        self.shared(languages)
+        self.own(languages)
 
     def finish(self, others: list[str], wait_for_worker: Callable[[], None] | None) -> None:
         """In the first process, once its language is built: save its store, write the
-        site-wide files, index its language, write the shared files, then (after the
-        worker, waited for with ``wait_for_worker``, or here without one) join every
-        language's index into the site's."""
+        site-wide files, index its language, write its Markdown and, unless taken, the data,
+        then (after the worker, waited for with ``wait_for_worker``, or here without one)
+        join every language's index into the site's."""
         self.build.save()
         write_operator_names(self.published.content, self.site)
         write_terms(self.site)
         write_site_wide(self.published.content, self.site, self.build.first_language)
         bundles = [self.index(Pages(self.build.first_language, skip=frozenset(others)))]
-        self.shared(others)
-        if wait_for_worker is not None:  # it indexed the others before it exited
+        if wait_for_worker is not None:  # it indexed and published the others
+            self.own([self.build.first_language])
             wait_for_worker()
             parts = self.build.index_folder(self.site)
             bundles += [parts / lang for lang in others]
         else:
             bundles += [self.index(Pages(lang, lang)) for lang in others]
+            self.own([self.build.first_language, *others])
         merge_bundles(self.site, bundles)
