@@ -25,8 +25,9 @@ page with no ``<h1>`` (every page here has one), and ``data-pagefind-meta``,
 ``-filter`` or ``-sort`` attributes outside it (the theme writes none). A site with no
 marked page is indexed as Pagefind does by default, every page's ``<body>``.
 
-Pagefind reads a copy of the site's pages, not the pages themselves: a
-Chinese page's copy has its words spaced apart and its language renamed (see
+Pagefind reads a copy of the site's pages, not the pages themselves: the marked
+element alone in an otherwise empty page (:func:`marked_text`), a third of the page's
+bytes; a Chinese page's copy has its words spaced apart and its language renamed (see
 :mod:`gendoc.site.search_words`). Every copy leaves out the parts the templates
 mark as unsearched (:data:`UNSEARCHED`: older versions, diffs, examples, function
 bodies, runtime tables, evidence tables), which Pagefind's exclusions drop anyway;
@@ -268,10 +269,10 @@ def run_pagefind(site: Path, pages: Pages, marked: bool, bundle: Path) -> None:
 
 
 def _search_copy(site: Path, pages: Pages, source: Path, segmenter: Segmenter) -> set[str]:
-    """``pages`` of ``site`` into ``source``, as Pagefind is to read them: a page of a
-    language in :data:`INDEX_LANGUAGES` with its Chinese words spaced and its language
-    renamed, only its marked text kept (:func:`marked_text`), any other linked. Returns the
-    index languages of the pages so rewritten."""
+    """``pages`` of ``site`` into ``source``, as Pagefind is to read them: only a page's marked
+    text kept (:func:`marked_text`), without what is marked unsearched; a page of a language
+    in :data:`INDEX_LANGUAGES` with its Chinese words spaced and its language renamed; a page
+    that none of this changes, linked. Returns the index languages of the pages so renamed."""
     segmented: set[str] = set()
     for path in pages.paths(site):
         relative = path.relative_to(site)
@@ -280,16 +281,16 @@ def _search_copy(site: Path, pages: Pages, source: Path, segmenter: Segmenter) -
         data = path.read_bytes()
         found = _HTML_LANG.search(data, 0, 4096)
         lang = found.group(1).decode().split("-")[0].lower() if found else ""
-        if lang not in INDEX_LANGUAGES:
-            cut = without_unsearched(data)
+        code = INDEX_LANGUAGES.get(lang)
+        text = marked_text(data, code.encode() if code else found.group(1)) if found else None
+        if code is None:
+            cut = without_unsearched(data if text is None else text)
             if cut is data:
                 _share(str(path), str(target))
             else:
                 target.write_bytes(cut)
             continue
-        code = INDEX_LANGUAGES[lang]
         segmented.add(code)
-        text = marked_text(data, code.encode())
         if text is None:
             text = data[: found.start(1)] + code.encode() + data[found.end(1) :]
         text = without_unsearched(text)
