@@ -75,8 +75,9 @@ ENTRY = "pagefind-entry.json"
 
 
 # Pagefind indexes what the theme marks with data-pagefind-body (see templates/site/overrides),
-# without permalink signs, without the older versions (marked gd-older by the operator page's
-# template) and diffs that repeat the newest one, and
+# without permalink signs, without the older versions (marked gd-older by the operator and
+# evidence pages' templates) and diffs that repeat the newest one, without what every evidence
+# page repeats and its scripts' code (gd-unindexed), and
 # without code (examples, function bodies), lists of facts and links every page repeats, and
 # the evidence tables (a badge per cell would drown the guide in a search for a tag).
 PAGEFIND_ARGS = (
@@ -86,7 +87,7 @@ PAGEFIND_ARGS = (
     "details.gd-diff, details.gd-example, div.gd-function, ul.gd-facts, ul.gd-compare,"
     " table.gd-evidence",
     "--exclude-selectors",
-    "div.gd-older",
+    "div.gd-older, div.gd-unindexed",
     "--silent",
 )
 
