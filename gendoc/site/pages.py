@@ -142,8 +142,8 @@ class SiteContent:
         """Compute now what every language's pages read alike: the evidence's verdicts,
         how much of the schema text is translated, where each operator version runs, the
         tag changes between its versions, the Method 1 scripts, and the schema texts' parser
-        (imported and set up). Before the other languages' process is forked, that process
-        gets them ready."""
+        (imported, set up, its link finder's expressions compiled). Before the other
+        languages' process is forked, that process gets them ready."""
         facts = self.facts
         facts.verdicts  # noqa: B018 (cached properties: computed once, kept)
         facts.translation_coverage  # noqa: B018
@@ -156,7 +156,8 @@ class SiteContent:
             facts.scripts(op)
         from gendoc.present import schema_render  # the Markdown parser: only to render texts
 
-        schema_render.markdown(docs_base(self.reference.onnx_version))
+        # A text with a URL: linkify-it compiles its expressions on its first search.
+        schema_render.render_text("https://onnx.ai", docs_base(self.reference.onnx_version))
 
     def permalink_title(self, lang: str) -> str:
         """The headings' permanent-link tooltip of a language, looked up once: loading a
