@@ -41,6 +41,7 @@ class SiteEnd:
 
     def index(self, pages: Pages) -> Path:
         """Index ``pages`` into the build's folder of index parts: the part's bundle."""
+        self.build.remove_old_pages(self.site, pages)
         return index_pages(self.site, self.cache, pages, self.build.index_folder(self.site))
 
     def own(self, languages: list[str]) -> None:

@@ -20,10 +20,11 @@ from pathlib import Path
 from mkdocs.structure.pages import Page
 
 from gendoc.present import schema_html_cache
+from gendoc.site import replaced_site
 from gendoc.site.build_cache import Store
 from gendoc.site.compiled import Compiling
 from gendoc.site.languages import Worker
-from gendoc.site.search_index import parts_folder
+from gendoc.site.search_index import Pages, parts_folder
 
 Parts = tuple[tuple[str, str], ...]
 """The part files of one page (see :mod:`gendoc.site.parts`)."""
@@ -66,6 +67,13 @@ class SiteBuild:
     """The process that made ``index_parts``."""
     compiling: Compiling | None = None
     """The templates being compiled beside the build's start (see :mod:`.compiled`)."""
+    replaced: Path | None = None
+    """The site this build replaces, set aside until mkdocs has cleaned the site folder (see
+    :mod:`.replaced_site`)."""
+    rewritten: Path | None = None
+    """The site folder whose old files this build writes over, once they are put back."""
+    replacing_owner: int = 0
+    """The process that set the old site aside: the one to remove what is left of it."""
 
     def __post_init__(self) -> None:
         self.texts.enter_context(schema_html_cache.remembered())
@@ -119,10 +127,40 @@ class SiteBuild:
             shutil.rmtree(self.index_parts, ignore_errors=True)
         self.index_parts = None
 
+    def set_aside(self, site: Path) -> None:
+        """Keep the site this build replaces from mkdocs' cleaning (:mod:`.replaced_site`)."""
+        self.replaced = replaced_site.set_aside(site)
+        self.replacing_owner = os.getpid()
+
+    def put_back(self, site: Path) -> None:
+        """mkdocs has cleaned ``site``: put the old files back, for the build to write over."""
+        if self.replaced is not None:
+            replaced_site.put_back(self.replaced, site)
+            self.replaced, self.rewritten = None, site
+
+    def remove_old_pages(self, site: Path, pages: Pages) -> None:
+        """Delete the old pages among ``pages`` that this build did not write again, before
+        they are indexed."""
+        if self.rewritten is not None:
+            replaced_site.remove_unwritten_pages(site, pages)
+
+    def remove_replaced(self) -> None:
+        """Remove what the build did not write again of the site it replaces (in the process
+        that set it aside: the worker leaves it to its parent)."""
+        if self.replacing_owner != os.getpid():
+            return
+        if self.replaced is not None:
+            replaced_site.remove_aside(self.replaced)
+        if self.rewritten is not None:
+            replaced_site.remove_unwritten(self.rewritten)
+        self.replaced = self.rewritten = None
+
     def fail(self, error: Exception) -> None:
-        """The build failed: store nothing, stop the worker, remove the index parts."""
+        """The build failed: store nothing, stop the worker, remove the index parts and the
+        site it replaced."""
         self.take_compiled()
         self.remove_index_parts()
+        self.remove_replaced()
         self.texts.__exit__(type(error), error, error.__traceback__)
         if self.worker is not None:
             self.worker.stop()
