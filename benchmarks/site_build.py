@@ -51,7 +51,7 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import onnx
 from shared.browser import CHROMIUM, chromium_page, served
@@ -119,16 +119,19 @@ def folder_size(folder: Path) -> int:
 
 
 def search_payload(site: Path, lang: str, query: str) -> Counter[str]:
-    """Bytes fetched for the search, by file kind, from loading the page to the first results."""
+    """Bytes fetched for the search, by file kind, from loading the page to the first results:
+    the size of each file requested, as Python's web server sends files whole (the sizes
+    Chromium reports for a request came out as 0 for some of them in some runs)."""
     fetched: Counter[str] = Counter()
     with served(site) as root, chromium_page() as page:
         prefix = "" if lang == "en" else f"{lang}/"
 
         def record(request) -> None:
-            name = urlsplit(request.url).path.rsplit("/", 1)[-1]
-            if "/pagefind/" in request.url or name in SEARCH_ASSETS:
+            path = unquote(urlsplit(request.url).path)
+            name = path.rsplit("/", 1)[-1]
+            if "/pagefind/" in path or name in SEARCH_ASSETS:
                 kind = KINDS.get(name.rsplit(".", 1)[-1], name)
-                fetched[kind] += request.sizes()["responseBodySize"]
+                fetched[kind] += (site / path.lstrip("/")).stat().st_size
 
         # Listening from before the page loads: what the page fetches for the search as it
         # opens counts too (a listener added after it missed whatever had finished by then).
