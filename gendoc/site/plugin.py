@@ -74,6 +74,7 @@ from gendoc.site.build_end import SiteEnd
 from gendoc.site.build_state import SiteBuild
 from gendoc.site.compiled import THEME_BYTECODE, compile_ahead, compile_beside
 from gendoc.site.content import site_content
+from gendoc.site.frame_stencil import share_frame
 from gendoc.site.generated_files import add_generated, generated_path, list_domain_indexes
 from gendoc.site.languages import may_fork, start
 from gendoc.site.pages import SiteContent
@@ -83,7 +84,7 @@ from gendoc.site.published import Published
 from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
 from gendoc.site.search_ui import panel_attributes
 from gendoc.site.theme_assets import drop_unused
-from gendoc.site.theme_frame import share_nav, theme_labels
+from gendoc.site.theme_frame import outside_navigation, share_nav, theme_folders, theme_labels
 from gendoc.storage.resources import templates_root
 from gendoc.storage.write import refuse_linked_folder, remove_links
 
@@ -393,6 +394,7 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
         share_nav(env)  # the same sidebar for every page of a folder outside the navigation
+        share_frame(env, theme_folders(), outside_navigation)  # and the same frame, filled in
         env.globals["gendoc_theme_label"] = theme_labels(env)  # partials/language.html
         env.globals["gendoc_footer"] = self._footer
         env.globals["gendoc_search"] = partial(panel_attributes, self.content)

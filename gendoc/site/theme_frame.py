@@ -28,13 +28,30 @@ from typing import Any
 import jinja2
 from jinja2.runtime import Context
 
+from gendoc.storage.resources import templates_root
+
 NAV = "partials/nav.html"
+
+
+def _templates_of(package: str) -> Path | None:
+    """The folder of templates of an installed package (Material's, mkdocs')."""
+    spec = importlib.util.find_spec(package)
+    return Path(spec.origin).parent.resolve() / "templates" if spec and spec.origin else None
 
 
 def _material() -> Path | None:
     """Material's folder of templates, where it is installed."""
-    spec = importlib.util.find_spec("material")
-    return Path(spec.origin).parent.resolve() / "templates" if spec and spec.origin else None
+    return _templates_of("material")
+
+
+def theme_folders() -> tuple[Path, ...]:
+    """The template folders whose every use of a page the site's frame is known to follow:
+    gendoc's overrides, Material's, mkdocs' own (see :mod:`.frame_stencil`)."""
+    found = (templates_root() / "site" / "overrides", _templates_of("material"))
+    return (
+        *(folder.resolve() for folder in found if folder),
+        *filter(None, [_templates_of("mkdocs")]),
+    )
 
 
 def share_nav(env: jinja2.Environment) -> None:
@@ -51,7 +68,7 @@ def share_nav(env: jinja2.Environment) -> None:
     kept: dict[tuple[Any, ...], str] = {}
 
     def root(context: Context) -> Iterator[str]:
-        key = _key(context)
+        key = outside_navigation(context)
         if key is None:
             yield from render(context)
             return
@@ -69,7 +86,7 @@ def _walk(items: list[Any]) -> Iterator[Any]:
         yield from _walk(getattr(item, "children", None) or [])
 
 
-def _key(context: Context) -> tuple[Any, ...] | None:
+def outside_navigation(context: Context) -> tuple[Any, ...] | None:
     """What the navigation of a page outside it depends on: the folder its links are
     relative to and the entries marked active; ``None`` for a page in the navigation."""
     page, nav = context.get("page"), context.get("nav")

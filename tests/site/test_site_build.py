@@ -27,6 +27,7 @@ from onnx import defs
 from gendoc.audit import audit_reference
 from gendoc.collect.schemas import collect
 from gendoc.site import search_index
+from gendoc.site.frame_stencil import FRAME_VARIABLE
 from gendoc.site.languages import JOBS_VARIABLE, may_fork
 from gendoc.site.pages import SiteContent
 from gendoc.site.parts import INLINE_BELOW
@@ -78,12 +79,16 @@ SITE_URL = "https://site.test/"
 
 
 def mkdocs_build(
-    config: Path, out: Path, cache: Path | None = None, jobs: int | None = None
+    config: Path,
+    out: Path,
+    cache: Path | None = None,
+    jobs: int | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``mkdocs build --strict`` in a child process (see the module doc), with its own cache;
-    ``jobs=1`` builds the languages one after another (by default in two processes). The
-    site says it is published at :data:`SITE_URL` (mkdocs.yml reads ``SITE_URL``), so that
-    its sitemap and canonical links are written."""
+    ``jobs=1`` builds the languages one after another (by default in two processes); ``env``
+    adds variables. The site says it is published at :data:`SITE_URL` (mkdocs.yml reads
+    ``SITE_URL``), so that its sitemap and canonical links are written."""
     cached = (
         {"GENDOC_CACHE_DIR": str(cache), "SITE_URL": SITE_URL} if cache else {"SITE_URL": SITE_URL}
     )
@@ -92,7 +97,7 @@ def mkdocs_build(
     return subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config), "-d", str(out)],
         cwd=ROOT,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **cached},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **cached, **(env or {})},
         capture_output=True,
         text=True,
         timeout=900,
@@ -100,10 +105,10 @@ def mkdocs_build(
 
 
 def build_site(
-    out: Path, cache: Path | None = None, jobs: int | None = None
+    out: Path, cache: Path | None = None, jobs: int | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     """This repository's site, exactly as ``make docs`` builds it."""
-    return mkdocs_build(ROOT / "mkdocs.yml", out, cache, jobs)
+    return mkdocs_build(ROOT / "mkdocs.yml", out, cache, jobs, env)
 
 
 def small_project(
@@ -325,6 +330,18 @@ def test_languages_built_in_two_processes_are_the_same_site_as_one_after_another
         # the language switch of an error page leads to each language's home page
         assert 'href="/index.html" hreflang="en"' in text, home
         assert 'href="/zh/index.html" hreflang="zh"' in text
+
+
+def test_the_frames_filled_in_are_the_site_rendered_in_full(site: Path, tmp_path: Path) -> None:
+    """The ``site`` build filled a stencil of Material's frame for most pages outside the
+    navigation (gendoc.site.frame_stencil); every page's frame rendered in full by Material
+    (``GENDOC_SITE_FRAME=full``) writes every file of the site with the same bytes."""
+    done = build_site(tmp_path / "full", tmp_path / "cache", env={FRAME_VARIABLE: "full"})
+    assert done.returncode == 0, done.stderr
+    full, filled = every_file(tmp_path / "full"), every_file(site)
+    assert sorted(filled) == sorted(full)
+    assert [name for name in sorted(full) if full[name] != filled[name]] == []
+    assert len([name for name in full if name.startswith("zh/operators/")]) > 200
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
