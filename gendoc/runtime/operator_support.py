@@ -16,7 +16,6 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import cache
 
 from gendoc.collect.schemas import onnx_release
 from gendoc.model.reference import Reference, Schema, schema_sort_key
@@ -168,6 +167,7 @@ class SupportTable:
         self.board = scoreboard()
         self.providers = provider_tables()
         self._schemas = {(s.domain, s.name, s.since_version): s for s in reference.schemas}
+        self._answers: dict[tuple[int, bool], tuple[Schema, VersionSupport]] = {}
 
     def _kernels(self, domain: str, op: str, version: int, table: KernelTable | None = None):
         found = (table or self.table).kernels.get((domain, op), ())
@@ -238,10 +238,18 @@ class SupportTable:
         found = self.board.backends.get(backend)
         return found.scores.get(key) if found else None
 
-    @cache  # noqa: B019  (one table per reference, kept while the site builds)
     def of(self, schema: Schema, newest: bool) -> VersionSupport:
         """The rows for ``schema``; the scoreboard's backends on its operator's newest version
-        alone, since onnx's tests run at the newest opset."""
+        alone, since onnx's tests run at the newest opset. Kept per operator version, found
+        by identity: a version's hash goes through every field of it, and the site asks
+        some 6,000 times per language."""
+        key = (id(schema), newest)
+        found = self._answers.get(key)
+        if found is None or found[0] is not schema:
+            found = self._answers[key] = (schema, self._answer(schema, newest))
+        return found[1]
+
+    def _answer(self, schema: Schema, newest: bool) -> VersionSupport:
         rows = [self._onnxruntime(schema)]
         trains = gradients(schema).trains
         providers = tuple(self._onnxruntime(schema, table) for table in self.providers)

@@ -140,18 +140,20 @@ class SiteContent:
 
     def prepare(self) -> None:
         """Compute now what every language's pages read alike: the evidence's verdicts,
-        how much of the schema text is translated, where each operator version runs, the
-        tag changes between its versions, the Method 1 scripts, and the schema texts' parser
-        (imported, set up, its link finder's expressions compiled). Before the other
-        languages' process is forked, that process gets them ready."""
+        how much of the schema text is translated, the tag coverage, where each operator
+        version runs, the tag changes between its versions, the Method 1 scripts, and the
+        schema texts' parser (imported, set up, its link finder's expressions compiled).
+        Before the other languages' process is forked, that process gets them ready."""
         facts = self.facts
         facts.verdicts  # noqa: B018 (cached properties: computed once, kept)
         facts.translation_coverage  # noqa: B018
         facts.version_tag_changes  # noqa: B018
+        facts.newest_counts  # noqa: B018 (and the coverage it adds up)
         for domain in self.reference.domains:
             for op in self.reference.operators(domain):
                 for schema in op.versions:
-                    support_of(self.reference, schema, schema is op.versions[-1])
+                    support_of(self.reference, schema, False)  # an operator set's counts
+                support_of(self.reference, op.versions[-1], True)  # its page's rows
         for op in evidence_pages.operators(self.reference):
             facts.scripts(op)
         from gendoc.present import schema_render  # the Markdown parser: only to render texts
