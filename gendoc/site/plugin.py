@@ -81,7 +81,13 @@ from gendoc.site.pages import SiteContent
 from gendoc.site.parts import write_parts
 from gendoc.site.process_end import keep_until_exit
 from gendoc.site.published import Published
-from gendoc.site.rendered import PERMALINK_TITLE, Rendered, compact_frame, serve_html
+from gendoc.site.rendered import (
+    PERMALINK_TITLE,
+    HtmlRender,
+    Rendered,
+    compact_frame,
+    serve_html,
+)
 from gendoc.site.search_ui import panel_attributes
 from gendoc.site.theme_assets import drop_unused
 from gendoc.site.theme_frame import outside_navigation, share_nav, theme_folders, theme_labels
@@ -353,6 +359,14 @@ class GendocPlugin(BasePlugin[GendocConfig]):
                 return page
         convert_with_store(language.store, page, language.site_key)
         return page
+
+    @event_priority(100)  # before the other plugins' Markdown hooks (the i18n plugin's)
+    def on_page_markdown(
+        self, markdown: str, page: Page, config: MkDocsConfig, files: Files
+    ) -> str:
+        """A page written as HTML gives the Markdown hooks nothing (see :class:`.HtmlRender`)."""
+        render = page.render
+        return render.set_aside(markdown) if isinstance(render, HtmlRender) else markdown
 
     def on_page_context(
         self, context: TemplateContext, page: Page, config: MkDocsConfig, nav: Navigation

@@ -96,16 +96,36 @@ class Headings:
         return Rendered(text, tuple(nest_toc_tokens(tokens)))
 
 
-def serve_html(page: Page, rendered: Rendered) -> None:
-    """Make ``page.render`` take the page's HTML as it is, instead of converting Markdown."""
+class HtmlRender:
+    """A page's ``render`` that takes its HTML as it is, instead of converting Markdown.
 
-    def render(config: MkDocsConfig, files: Files) -> None:
-        page.content = page.markdown
-        page.toc = get_toc(list(rendered.toc or ()))
+    The HTML is the page's body as mkdocs read it (after the front matter), unless it was
+    set aside from the Markdown hooks (:meth:`set_aside`): those are for Markdown, and the
+    i18n plugin's goes through every line of every page for admonition titles, 70 ms of a
+    build over pages that have none.
+    """
+
+    def __init__(self, page: Page, rendered: Rendered) -> None:
+        self.page, self.rendered = page, rendered
+        self.body: str | None = None
+
+    def set_aside(self, markdown: str) -> str:
+        """Keep the page's body for :meth:`__call__`, without its last line break (as the
+        Markdown hooks gave it back); what the hooks get instead."""
+        self.body = markdown.removesuffix("\n")
+        return ""
+
+    def __call__(self, config: MkDocsConfig, files: Files) -> None:
+        page = self.page
+        page.content = self.body if self.body is not None else page.markdown
+        page.toc = get_toc(list(self.rendered.toc or ()))
         page.present_anchor_ids = _ids(page.content or "")
         page.links_to_anchors = {}
 
-    page.render = render  # type: ignore[method-assign]
+
+def serve_html(page: Page, rendered: Rendered) -> None:
+    """Make ``page.render`` take the page's HTML as it is, instead of converting Markdown."""
+    page.render = HtmlRender(page, rendered)  # type: ignore[method-assign]
 
 
 def _ids(html: str) -> set[str]:

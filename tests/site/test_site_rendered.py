@@ -162,3 +162,27 @@ def test_mkdocs_converts_no_large_generated_markdown() -> None:
         ]
         assert markdown_pages and all(size < 16_000 for _, size in markdown_pages)
         assert all(content.render(path, lang).toc is None for path, _ in markdown_pages)
+
+
+def test_a_page_written_as_html_gives_the_markdown_hooks_nothing() -> None:
+    """The plugin's Markdown hook, first of the site's, gives the later hooks (the i18n
+    plugin's, which rewrites every line) an empty text for a page written as HTML and keeps
+    its body for the render; a Markdown page's text goes through as it is."""
+    from mkdocs.structure.files import File
+    from mkdocs.structure.pages import Page
+
+    from gendoc.site.plugin import GendocPlugin
+    from gendoc.site.rendered import Headings, serve_html
+
+    headings = Headings()
+    rendered = headings.finish(f'{headings.heading(1, Markup("Add"))}\n<p id="x">!!! note\n</p>\n')
+    body = rendered.text
+    page = Page(None, File("en/operators/ai.onnx/Add.md", "", "", False), {})
+    serve_html(page, rendered)
+    plugin = GendocPlugin()
+    assert plugin.on_page_markdown(body, page, None, None) == ""  # type: ignore[arg-type]
+    page.render(None, None)  # type: ignore[arg-type]
+    assert page.content == body.removesuffix("\n")
+    assert page.present_anchor_ids == {"add", "x"}
+    markdown = Page(None, File("en/guide.md", "", "", False), {})
+    assert plugin.on_page_markdown("!!! note\n", markdown, None, None) == "!!! note\n"  # type: ignore[arg-type]
