@@ -33,6 +33,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
+import markdown
 import msgspec
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
@@ -229,6 +230,19 @@ def convert_with_store(store: Store, page: Page, site_key: str) -> None:
             store.put(key, _snapshot(page))
 
     page.render = render  # type: ignore[method-assign]
+
+
+WARM_UP = "```python\nx = 1\n```\n"
+"""A code block of the language the site's Markdown pages show (the guide's examples)."""
+
+
+def warm_converter(config: MkDocsConfig) -> None:
+    """Convert a code block with the site's Markdown settings, so that the highlighter's
+    lexer (its expressions compiled on first use, 25 ms) is ready before the languages'
+    processes part, for both."""
+    markdown.Markdown(
+        extensions=config["markdown_extensions"], extension_configs=config["mdx_configs"] or {}
+    ).convert(WARM_UP)
 
 
 def _snapshot(page: Page) -> dict[str, Any]:

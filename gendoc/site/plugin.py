@@ -69,6 +69,7 @@ from gendoc.site.build_cache import (
     site_store,
     stored,
     stored_render,
+    warm_converter,
 )
 from gendoc.site.build_end import SiteEnd
 from gendoc.site.build_state import SiteBuild
@@ -289,12 +290,14 @@ class GendocPlugin(BasePlugin[GendocConfig]):
 
     def _before_fork(self, config: MkDocsConfig) -> None:
         """What each language's process would do alike, done once before they part: when
-        this build renders pages (not all are stored), what all languages' pages read alike;
-        then the templates, compiled meanwhile beside it (or now, if that failed)."""
+        this build renders pages (not all are stored), what all languages' pages read alike
+        and the Markdown converter's first use; then the templates, compiled meanwhile
+        beside it (or now, if that failed)."""
         language = self.build.language
         keys = (digest(self.pages_key, lang, path) for lang, path in language.unread.values())
         if not all(stored(language.store, key) for key in keys):
             self.content.prepare()
+            warm_converter(config)
         self.build.take_compiled()
         self._compile(config)  # compiles nothing that was compiled already
 
