@@ -87,8 +87,9 @@ def _values(page: Any) -> dict[str, str]:
 
 def _kind(page: Any, context: Context, outside_navigation: tuple[Any, ...]) -> tuple[Any, ...]:
     """What pages sharing a stencil have alike: where their frame's links point from and
-    what it marks (``outside_navigation``, see :func:`~.theme_frame.nav_key`), their
-    template and front matter but for the values, and what the templates test of a page."""
+    what it marks (``outside_navigation``, see :func:`.theme_frame.outside_navigation`),
+    their template and front matter but for the values, and what the templates test of a
+    page (whether it has a language menu among them: the i18n plugin sets it per page)."""
     meta = page.meta or {}
     front = tuple(
         sorted((k, repr(v)) for k, v in meta.items() if k not in ("title", "description"))
@@ -102,6 +103,7 @@ def _kind(page: Any, context: Context, outside_navigation: tuple[Any, ...]) -> t
         page.edit_url,
         page.is_homepage,
         page.previous_page is None and page.next_page is None,
+        bool(getattr(getattr(context.get("config"), "extra", None), "alternate", None)),
     )
     return (outside_navigation, meta.get("template", FRAME), front, tests)
 
