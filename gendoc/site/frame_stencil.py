@@ -22,8 +22,9 @@ through a transform the same way, or any template from elsewhere than
 Material's and gendoc's folders (a theme of the user's, which may show anything
 of a page) means a full render, as does ``GENDOC_SITE_FRAME=full``.
 
-Where this was measured, the frames of a build's 1,700 pages took 0.7 s of
-processor time rendered in full, and a third of it from stencils.
+Where this was measured, profiles put the frames of a full build's 1,700 pages at
+about 0.7 s of processor time rendered in full and 0.25 s filled in, and three pairs of
+full builds took 6.44 s of user time against 6.76 s.
 """
 
 from __future__ import annotations
