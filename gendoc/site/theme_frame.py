@@ -15,6 +15,10 @@ The labels. Material looks its words up with a macro that builds its table of
 some 70 labels on each of the thirty lookups a page makes;
 ``partials/language.html`` of gendoc's theme folder uses :func:`theme_labels`
 instead: the same words, each looked up once per build.
+
+The rest of the frame of those pages is filled in from a stencil made once per kind of
+page (:mod:`.frame_stencil`), which takes its folders and its key of a page outside the
+navigation from here (:func:`theme_folders`, :func:`outside_navigation`).
 """
 
 from __future__ import annotations
@@ -47,11 +51,8 @@ def _material() -> Path | None:
 def theme_folders() -> tuple[Path, ...]:
     """The template folders whose every use of a page the site's frame is known to follow:
     gendoc's overrides, Material's, mkdocs' own (see :mod:`.frame_stencil`)."""
-    found = (templates_root() / "site" / "overrides", _templates_of("material"))
-    return (
-        *(folder.resolve() for folder in found if folder),
-        *filter(None, [_templates_of("mkdocs")]),
-    )
+    folders = (templates_root() / "site" / "overrides", _material(), _templates_of("mkdocs"))
+    return tuple(folder.resolve() for folder in folders if folder)
 
 
 def share_nav(env: jinja2.Environment) -> None:
