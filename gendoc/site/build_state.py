@@ -23,6 +23,7 @@ from gendoc.present import schema_html_cache
 from gendoc.site import replaced_site
 from gendoc.site.build_cache import Store
 from gendoc.site.compiled import Compiling
+from gendoc.site.frame_stencil import Frames
 from gendoc.site.languages import Worker
 from gendoc.site.search_index import Pages, parts_folder
 
@@ -45,6 +46,8 @@ class LanguageBuild:
     """The parts of the pages read and not written yet, by ``src_uri``."""
     marked: Page | None = None
     """The domain index the navigation marks while one of its operator pages is written."""
+    frames: Frames | None = None
+    """The stencils of the theme's frame (see :mod:`gendoc.site.frame_stencil`), if any."""
 
 
 @dataclass(eq=False)

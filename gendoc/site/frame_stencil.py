@@ -12,6 +12,12 @@ with its own values, put through what the template put the marker through
 the parts that show its structure rendered by their own templates
 (:data:`PARTS`: the table of contents, the language links).
 
+The plugin drops the blank lines of each page's frame (:func:`~.rendered.compact_frame`);
+a stencil drops those of its own text once (:class:`Compacted`) and, per page, those of
+the lines its holes fill, so that a filled page is written as that function would leave
+it, and the plugin knows it (:meth:`Frames.is_compact`): the frame of some 800 pages per
+build is no longer split into lines and joined again.
+
 What a stencil may differ in is listed here, and nothing else may vary among the
 pages that share one (:func:`_kind`: the folder, the navigation's marked
 entries, the template, the front matter but for title and description, and what
@@ -41,6 +47,8 @@ import jinja2
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 from mkdocs.utils import normalize_url
+
+from gendoc.site.rendered import BODY_START, PREFORMATTED, blank, compact_frame
 
 FRAME = "main.html"
 PARTS = ("partials/toc.html", "partials/toc-mobile.html", "partials/alternate.html")
@@ -146,43 +154,138 @@ class _StandInHeading:
     title: str = ""
 
 
+Piece = str | tuple[str, str] | int
+"""Of a stencil: text, a page's value (by name and transform) or a part (by number)."""
+Render = Callable[[jinja2.Template, Context], str]
+
+
+@dataclass
+class Compacted:
+    """A stencil's frame as :func:`~.rendered.compact_frame` leaves it: the runs of its lines
+    that hold no hole, their blank lines dropped once, and each line with a hole, by number
+    (its blank lines, once filled, are dropped per page); then the page after the frame."""
+
+    lines: list[str | tuple[int, list[Piece]]]
+    last: int
+    """The number of the frame's last line, which stays even when blank."""
+    rest: list[Piece]
+
+
 @dataclass
 class Stencil:
-    """A frame with holes: text, a page's value (by name and transform) or a part."""
+    """A frame with holes, and the same compacted (when the frame can be)."""
 
-    pieces: list[str | tuple[str, str] | int]
+    pieces: list[Piece]
     parts: list[tuple[jinja2.Template, dict[str, Any]]]
     """Each part's template and the context its place gave it, without the page's own."""
+    compacted: Compacted | None = None
     checked: int = 0
 
-    def fill(self, context: Context, render: Callable[[jinja2.Template, Context], str]) -> str:
-        values = _values(context["page"])
-        page_vars = context.parent
+    def fill(self, context: Context, render: Render) -> str:
+        """The page's frame, its holes filled."""
+        filler = _Filler(self.parts, context, render)
+        return "".join(filler(piece) for piece in self.pieces)
+
+    def fill_compacted(self, context: Context, render: Render) -> str | None:
+        """The page's frame as :func:`~.rendered.compact_frame` leaves it, or ``None`` where a
+        value or part of this page would make that differ (preformatted text, or the mark
+        of the page's text, in one of them)."""
+        plan = self.compacted
+        if plan is None:
+            return None
+        filler = _Filler(self.parts, context, render)
         out = []
-        for piece in self.pieces:
-            if isinstance(piece, str):
-                out.append(piece)
-            elif isinstance(piece, int):
-                template, held = self.parts[piece]
-                out.append(render(template, template.new_context({**held, **page_vars}, True)))
-            else:
-                out.append(TRANSFORMS[piece[1]](values[piece[0]], context))
-        return "".join(out)
+        for entry in plan.lines:
+            if isinstance(entry, str):
+                out.append(entry)
+                continue
+            number, pieces = entry
+            text = "".join(filler(piece) for piece in pieces)
+            if BODY_START in text or any(mark in text for mark in PREFORMATTED):
+                return None
+            lines = text.split("\n")
+            for n, line in enumerate(lines):
+                end = (number == 0 and n == 0) or (number == plan.last and n == len(lines) - 1)
+                if end or not blank(line):
+                    out.append(line)
+        return "\n".join(out) + "".join(filler(piece) for piece in plan.rest)
+
+
+class _Filler:
+    """A stencil's pieces as one page fills them."""
+
+    def __init__(
+        self, parts: list[tuple[jinja2.Template, dict[str, Any]]], context: Context, render: Render
+    ) -> None:
+        self.parts, self.context, self.render = parts, context, render
+        self.values = _values(context["page"])
+
+    def __call__(self, piece: Piece) -> str:
+        if isinstance(piece, str):
+            return piece
+        if isinstance(piece, int):
+            template, held = self.parts[piece]
+            page_vars = self.context.parent
+            return self.render(template, template.new_context({**held, **page_vars}, True))
+        return TRANSFORMS[piece[1]](self.values[piece[0]], self.context)
+
+
+def _compacted(pieces: list[Piece]) -> Compacted | None:
+    """``pieces`` with the frame's lines laid out for :meth:`Stencil.fill_compacted`; ``None``
+    where :func:`~.rendered.compact_frame` would leave the frame as it is (no mark of the
+    page's text after it, or preformatted text in it)."""
+    frame: list[Piece] = []
+    rest: list[Piece] | None = None
+    for n, piece in enumerate(pieces):
+        if isinstance(piece, str) and BODY_START in piece:
+            at = piece.index(BODY_START)
+            frame.append(piece[:at])
+            rest = [piece[at:], *pieces[n + 1 :]]
+            break
+        frame.append(piece)
+    if rest is None or any(
+        isinstance(piece, str) and any(mark in piece for mark in PREFORMATTED) for piece in frame
+    ):
+        return None
+    lines: list[list[Piece]] = [[]]
+    for piece in frame:
+        if not isinstance(piece, str):
+            lines[-1].append(piece)
+            continue
+        first, *others = piece.split("\n")
+        lines[-1].append(first)
+        lines += [[other] for other in others]
+    last = len(lines) - 1
+    laid: list[str | tuple[int, list[Piece]]] = []
+    run: list[str] = []
+    for number, line in enumerate(lines):
+        if any(not isinstance(piece, str) for piece in line):
+            if run:
+                laid.append("\n".join(run))
+                run = []
+            laid.append((number, line))
+            continue
+        text = "".join(line)  # type: ignore[arg-type]
+        if number in (0, last) or not blank(text):
+            run.append(text)
+    if run:
+        laid.append("\n".join(run))
+    return Compacted(laid, last, rest)
 
 
 def stencil_of(output: str, page: Any, context: Context, parts: list[Any]) -> Stencil | None:
     """The stencil of a frame rendered for ``page``'s stand-in (``output``), or ``None`` where
     a marker came out in a form no transform gives."""
-    forms: list[tuple[str, tuple[str, str] | int]] = []
+    forms: list[tuple[str, Piece]] = []
     for name, mark in _marks(page).items():
         forms += [(TRANSFORMS[t](mark, context), (name, t)) for t in TRANSFORMS]
     forms += [(_PART.format(n), n) for n in range(len(parts))]
     forms.sort(key=lambda form: -len(form[0]))
-    by_text: dict[str, tuple[str, str] | int] = {}
+    by_text: dict[str, Piece] = {}
     for text, hole in forms:
         by_text.setdefault(text, hole)  # two transforms that write a marker alike: the first
     pattern = re.compile("|".join(re.escape(text) for text in by_text))
-    pieces: list[str | tuple[str, str] | int] = []
+    pieces: list[Piece] = []
     at = 0
     for match in pattern.finditer(output):
         pieces += [output[at : match.start()], by_text[match.group(0)]]
@@ -190,17 +293,24 @@ def stencil_of(output: str, page: Any, context: Context, parts: list[Any]) -> St
     pieces.append(output[at:])
     if any(isinstance(p, str) and _CONTROL in p for p in pieces):
         return None
-    return Stencil(pieces, parts)
+    return Stencil(pieces, parts, _compacted(pieces))
 
 
 @dataclass
-class _Frames:
+class Frames:
     """The stencils of one environment's frame, by kind of page; ``None`` for a kind that
     is rendered in full."""
 
     stencils: dict[tuple[Any, ...], Stencil | None] = field(default_factory=dict)
     parts: list[tuple[jinja2.Template, dict[str, Any]]] | None = None
     """While a stand-in is rendered: the parts its frame asked for."""
+    compact: str | None = None
+    """The last page this frame wrote compacted already (see :meth:`is_compact`)."""
+
+    def is_compact(self, output: str) -> bool:
+        """Whether ``output`` is a page this frame wrote as :func:`~.rendered.compact_frame`
+        leaves it: the very text, which mkdocs hands on as it is."""
+        return output is self.compact
 
 
 def _known(folder: Path, theme_folders: tuple[Path, ...]) -> bool:
@@ -215,24 +325,25 @@ def share_frame(
     env: jinja2.Environment,
     theme_folders: tuple[Path, ...],
     outside_navigation: Callable[[Context], tuple[Any, ...] | None],
-) -> None:
+) -> Frames | None:
     """Make ``env``'s ``main.html`` fill a stencil for a page outside the navigation (the
     kind ``outside_navigation`` gives, ``None`` for a page in it), when every template folder
-    of ``env`` is one of ``theme_folders`` (Material's, gendoc's)."""
+    of ``env`` is one of ``theme_folders`` (Material's, gendoc's); the stencils' state, which
+    says what page it wrote compacted already, or ``None`` where the frame is left as it is."""
     searched = getattr(env.loader, "searchpath", None)
     if os.environ.get(FRAME_VARIABLE) == "full" or not searched:
-        return
+        return None
     if not all(_known(Path(folder), theme_folders) for folder in searched):
-        return
+        return None
     try:
         frame = env.get_template(FRAME)
     except jinja2.TemplateError:
-        return
+        return None
     parts = []
     for name in PARTS:
         with contextlib.suppress(jinja2.TemplateNotFound):  # a frame without it cannot show it
             parts.append(env.get_template(name))
-    frames = _Frames()
+    frames = Frames()
     part_renders = {}
     for template in parts:
         part_renders[template] = template.root_render_func
@@ -257,24 +368,29 @@ def share_frame(
         if stencil is ...:
             stencil = frames.stencils[kind] = _make(frame, render, context, frames)
         if stencil is not None and stencil.checked >= CHECKED_PAGES:
-            yield stencil.fill(context, render_part)
+            compact = stencil.fill_compacted(context, render_part)
+            frames.compact = compact
+            yield stencil.fill(context, render_part) if compact is None else compact
             return
         output = "".join(render(context))
         if stencil is not None:
-            if stencil.fill(context, render_part) == output:
+            compact = stencil.fill_compacted(context, render_part)
+            same = stencil.fill(context, render_part) == output
+            if same and compact in (None, compact_frame(output)):
                 stencil.checked += 1
             else:
                 frames.stencils[kind] = None
         yield output
 
     frame.root_render_func = root
+    return frames
 
 
 def _make(
     frame: jinja2.Template,
     render: Callable[[Context], Iterator[str]],
     context: Context,
-    frames: _Frames,
+    frames: Frames,
 ) -> Stencil | None:
     """The stencil of ``context``'s kind of page: the frame rendered for its stand-in."""
     page = context["page"]
@@ -287,7 +403,7 @@ def _make(
         frames.parts = None
 
 
-def _part(template: jinja2.Template, frames: _Frames) -> Callable[[Context], Iterator[str]]:
+def _part(template: jinja2.Template, frames: Frames) -> Callable[[Context], Iterator[str]]:
     """``template``'s render, which leaves a hole while a stand-in's frame is rendered."""
     render = template.root_render_func
 

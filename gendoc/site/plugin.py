@@ -384,8 +384,9 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         return context
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
-        output = compact_frame(output)
         language = self.build.language
+        if language.frames is None or not language.frames.is_compact(output):
+            output = compact_frame(output)
         parts = language.parts.pop(page.file.src_uri, None)
         if parts:
             write_parts(Path(page.file.abs_dest_path), parts, output)
@@ -410,7 +411,8 @@ class GendocPlugin(BasePlugin[GendocConfig]):
         if env.bytecode_cache is None:
             env.bytecode_cache = THEME_BYTECODE
         share_nav(env)  # the same sidebar for every page of a folder outside the navigation
-        share_frame(env, theme_folders(), outside_navigation)  # and the same frame, filled in
+        # and the same frame, filled in
+        self.build.language.frames = share_frame(env, theme_folders(), outside_navigation)
         env.globals["gendoc_theme_label"] = theme_labels(env)  # partials/language.html
         env.globals["gendoc_footer"] = self._footer
         env.globals["gendoc_search"] = partial(panel_attributes, self.content)

@@ -137,16 +137,27 @@ BODY_START = "<div data-pagefind-body"
 """Where a page's own text starts in the theme's output (templates/site/overrides/main.html)."""
 
 
+PREFORMATTED = ("<pre", "<textarea")
+"""What keeps a frame's lines as they are: its blank lines may be text."""
+
+
+def blank(line: str) -> bool:
+    """Whether a line of the frame holds only spaces and tabs: :func:`compact_frame` drops it
+    unless it is the frame's first or last."""
+    return not line.strip(" \t")
+
+
 def compact_frame(output: str) -> str:
     """A written page with the blank lines of the theme's frame before its text removed: a
     newline stays between any two tags, so nothing renders differently, and the frame loses
     3.4 KB of its 24 (Loop's page, the longest, was 2 KB over the 150 KB an operator page may
     weigh). The page's own text is left as written (it may hold ``<pre>``), and so is a page
-    without the text's mark, or whose frame holds preformatted text."""
+    without the text's mark, or whose frame holds preformatted text. A frame filled in from
+    a stencil is compacted with it (:mod:`.frame_stencil`), to the same text."""
     start = output.find(BODY_START)
     frame = output[:start]
-    if start < 0 or "<pre" in frame or "<textarea" in frame:
+    if start < 0 or any(mark in frame for mark in PREFORMATTED):
         return output
-    lines = frame.split("\n")  # a line of spaces and tabs goes, unless it is the first or last
-    kept = [lines[0], *(line for line in lines[1:-1] if line.strip(" \t")), *lines[1:][-1:]]
+    lines = frame.split("\n")
+    kept = [lines[0], *(line for line in lines[1:-1] if not blank(line)), *lines[1:][-1:]]
     return "\n".join(kept) + output[start:]

@@ -9,6 +9,7 @@ hold markup, entities and runs of spaces.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,9 +86,13 @@ def outside(context: Any) -> tuple[Any, ...] | None:
 
 
 def render_all(env: jinja2.Environment, pages: list[Page]) -> list[str]:
-    return [
-        env.get_template("main.html").render(page=p, base_url="../..", lang="en") for p in pages
-    ]
+    return list(render_all_each(env, pages))
+
+
+def render_all_each(env: jinja2.Environment, pages: list[Page]) -> Iterator[str]:
+    """:func:`render_all`, one page at a time."""
+    for p in pages:
+        yield env.get_template("main.html").render(page=p, base_url="../..", lang="en")
 
 
 def counted(env: jinja2.Environment) -> list[int]:
@@ -161,3 +166,51 @@ def test_templates_from_elsewhere_or_the_variable_keep_full_renders(
     monkeypatch.setenv(FRAME_VARIABLE, "full")
     share_frame(env, (tmp_path / "b",), outside)
     assert env.get_template("main.html").root_render_func is before
+
+
+COMPACTED_FRAME = (
+    "<!doctype html>\n"
+    "<title>{{ page.title | striptags }} - Site</title>\n"
+    "   \n"
+    "<header>\n"
+    "  {{ page.meta.title }}\n"
+    "    \n"
+    "</header>\n"
+    '  <nav>{% include "partials/toc.html" %}\n'
+    "  </nav>\n"
+    "\n"
+    "  <div data-pagefind-body>\n"
+    "\n"
+    "{{ page.content }}</div>\n"
+)
+COMPACTED_TOC = (
+    "\n  \n{% for item in page.toc %}\n"
+    '    <a href="{{ item.url }}">{{ item.title }}</a>\n\n'
+    "{% endfor %}  "
+)
+
+
+def test_a_filled_frame_is_compacted_as_each_page_would_be(tmp_path: Path) -> None:
+    """A frame with blank lines, some inside a part (the table of contents) and around its
+    hole, and a page text after the mark that stays as written: each filled page reads as
+    ``compact_frame`` makes its full render, and is marked as compacted already; a page
+    whose title holds preformatted text (which ``compact_frame`` leaves alone) too."""
+    from gendoc.site.rendered import compact_frame
+
+    pages = [*PAGES, page("Pre <pre>x</pre>")]
+    expected_env = environment(tmp_path / "a", COMPACTED_FRAME)
+    (tmp_path / "a" / "partials" / "toc.html").write_text(COMPACTED_TOC, encoding="utf-8")
+    expected = [compact_frame(output) for output in render_all(expected_env, pages)]
+    env = environment(tmp_path / "b", COMPACTED_FRAME)
+    (tmp_path / "b" / "partials" / "toc.html").write_text(COMPACTED_TOC, encoding="utf-8")
+    frames = share_frame(env, (tmp_path / "b",), outside)
+    assert frames is not None
+    marked, compacted = [], []
+    for written in render_all_each(env, pages):  # as mkdocs hands each page on when written
+        marked.append(frames.is_compact(written))
+        compacted.append(written if marked[-1] else compact_frame(written))
+    assert compacted == expected
+    # the pages that check the stencil are full renders; the last has "<pre" in its title
+    assert marked == [False] * CHECKED_PAGES + [True] * (len(PAGES) - CHECKED_PAGES) + [False]
+    assert "\n\n" in expected[-1].split("<div data-pagefind-body")[1]  # the text as written
+    assert "   \n" not in expected[0] and "\n\n" not in expected[0].split("<div")[0]
