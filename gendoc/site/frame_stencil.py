@@ -182,14 +182,14 @@ class Stencil:
     checked: int = 0
 
     def fill(self, context: Context, render: Render) -> str:
-        """The page's frame, its holes filled."""
+        """The page, the stencil's holes filled."""
         filler = _Filler(self.parts, context, render)
         return "".join(filler(piece) for piece in self.pieces)
 
     def fill_compacted(self, context: Context, render: Render) -> str | None:
-        """The page's frame as :func:`~.rendered.compact_frame` leaves it, or ``None`` where a
-        value or part of this page would make that differ (preformatted text, or the mark
-        of the page's text, in one of them)."""
+        """The page as :func:`~.rendered.compact_frame` leaves it, or ``None`` where a value or
+        part of this page would make that differ (preformatted text, or the mark of the
+        page's text, in one of them)."""
         plan = self.compacted
         if plan is None:
             return None
