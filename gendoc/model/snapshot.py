@@ -252,7 +252,8 @@ def _entry(
     runtime: RuntimeSupport | None,
 ) -> SchemaEntry:
     details = reference.details.get(schema_sort_key(schema))
-    values = {name: getattr(_canonical(schema), name) for name in SCHEMA_FIELDS}
+    canonical = _canonical(schema)
+    values = {name: getattr(canonical, name) for name in SCHEMA_FIELDS}
     return SchemaEntry(**values, details=details, evidence=evidence, runtime_support=runtime)
 
 

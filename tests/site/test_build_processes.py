@@ -123,3 +123,28 @@ def test_a_kept_process_ends_without_freeing(keep: bool) -> None:
     )
     assert done.returncode == 3
     assert done.stdout.split() == (["end"] if keep else ["end", "freed"])
+
+
+THREADS = """
+import os
+import gendoc.site.plugin
+import numpy
+print(os.environ["OPENBLAS_NUM_THREADS"], len(os.listdir("/proc/self/task")))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc")
+@pytest.mark.parametrize("given", [None, "2"])
+def test_the_plugin_asks_openblas_for_one_thread(given: str | None) -> None:
+    """Importing the plugin (which imports numpy) leaves the process one thread: no OpenBLAS
+    thread spinning beside it. A value the environment gives is kept."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    done = subprocess.run(
+        [sys.executable, "-c", THREADS], capture_output=True, text=True, check=True, env=env
+    )
+    value, threads = done.stdout.split()
+    assert value == (given or "1")
+    if given is None:
+        assert threads == "1"
