@@ -338,6 +338,22 @@ def markdown(base: str, linkify: bool = True) -> MarkdownIt:
     return md
 
 
+# A line markdown-it renders as one paragraph of its text, escaped: it opens with a letter (no
+# list, quote, fence, rule or indent can start there) and holds no character that opens an
+# inline rule of these parsers (emphasis, code, links, images, tags, entities, escapes,
+# math, strikethrough) or a table's cell, nor a control character. A URL is ruled out apart
+# (``may_link``). Most descriptions are such a line ("Input tensor").
+_PLAIN_LINE = re.compile(r"[^\W\d_][^\x00-\x1f\x7f-\x9f\\`*_\[\]<>&!$~|]*")
+
+
+def _plain(source: str) -> str | None:
+    """``source`` as markdown-it renders it, where it is a :data:`_PLAIN_LINE` (else None):
+    some of the texts a site build renders, without parsing them."""
+    if not _PLAIN_LINE.fullmatch(source) or source[-1].isspace() or may_link(source):
+        return None
+    return "<p>" + source.replace('"', "&quot;") + "</p>"  # nothing else to escape
+
+
 def render_text(text: str, base: str) -> str:
     """Schema text as an HTML fragment with no blank line inside.
 
@@ -349,6 +365,9 @@ def render_text(text: str, base: str) -> str:
     since a carriage return there would end the block just as well.
     """
     source = end_lists(inspect.cleandoc(text.replace("\r\n", "\n").replace("\r", "\n")))
+    plain = _plain(source)
+    if plain is not None:
+        return plain
     html = markdown(base, may_link(source)).render(source).strip("\n")
     html = _CONTROL.sub("", html)
     return "\n".join(line if line.strip() else "<!-- -->" for line in html.split("\n"))

@@ -13,6 +13,8 @@ from html.parser import HTMLParser
 import onnx.defs
 import pytest
 
+from gendoc.catalogs.schema_text import schema_text
+from gendoc.present import schema_render
 from gendoc.present.schema_render import end_lists, markdown, may_link, render_math, render_text
 
 BASE = "https://github.com/onnx/onnx/blob/v1.23.2/docs/"
@@ -175,6 +177,56 @@ def test_texts_without_linkify_render_as_with_it() -> None:
         source = end_lists(inspect.cleandoc(text))
         assert markdown(BASE, may_link(source)).render(source) == markdown(BASE).render(source)
     assert all("<a href" in render_text(url, BASE) for url in URLS)
+
+
+PLAIN_EDGES = [
+    'Input "quoted" tensor',
+    "Trailing space ",
+    "Trailing ideographic space\u3000",
+    "Two  spaces inside, it's fine: x = y + z % 2 {a} ^ @ # -- ...",
+    "Résumé of the tensor",
+    "张量的形状。",
+    "See http://example.org",
+    "1. not a letter first",
+    "x\\",
+    "a<b",
+    "A & B",
+    "Ends with a pipe |",
+    "tab\there",
+]
+
+
+def test_plain_lines_render_as_markdown_it_renders_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text of one plain line is not parsed: the same HTML as markdown-it's, for every
+    text of the installed onnx, every Chinese translation of the catalogs, and lines near
+    the rule's edges; and a quarter of the texts at least are such lines."""
+    texts = set(PLAIN_EDGES)
+    for schema in onnx.defs.get_all_schemas_with_history():
+        texts.add(schema.doc or "")
+        texts |= {a.description for a in schema.attributes.values()}
+        texts |= {p.description for p in [*schema.inputs, *schema.outputs]}
+        texts |= {c.description for c in schema.type_constraints}
+    chinese = schema_text("zh")
+    texts |= {shown for text in list(texts) for shown, _ in chinese.paragraphs(text)}
+    texts = sorted(texts)
+    shortcut = [render_text(text, BASE) for text in texts]
+    parsed: list[str] = []
+    with monkeypatch.context() as patched:
+        patched.setattr(schema_render, "markdown", counted(markdown, parsed))
+        assert [render_text(text, BASE) for text in texts] == shortcut
+    monkeypatch.setattr(schema_render, "_PLAIN_LINE", re.compile(r"(?!)"))
+    assert [render_text(text, BASE) for text in texts] == shortcut
+    assert len(parsed) < len(texts) * 3 // 4
+
+
+def counted(function, calls: list):
+    """``function``, each call noted in ``calls``."""
+
+    def call(*args, **kwargs):
+        calls.append(args)
+        return function(*args, **kwargs)
+
+    return call
 
 
 def test_file_names_are_not_taken_for_domains() -> None:
