@@ -23,9 +23,8 @@ from mkdocs.structure.files import File
 from gendoc.audit import Finding
 from gendoc.audit.weigh import Weighed
 from gendoc.catalogs import schema_text
-from gendoc.evidence.verdict import Suggestion
 from gendoc.model.pairing import TagChange
-from gendoc.model.reference import Operator, ParameterRef, Reference, Schema
+from gendoc.model.reference import Operator, Reference, Schema
 from gendoc.model.stats import Tally, tally_schemas
 from gendoc.present import render
 from gendoc.site import coverage, evidence_pages, opsets, runtime_matrix, tags
@@ -52,6 +51,9 @@ class SiteFacts:
     """mkdocs' ``use_directory_urls``: where the HTML pages' links point."""
     _opsets: dict[str, tuple[opsets.Opset, ...]] = field(default_factory=dict, repr=False)
     _scripts: dict[tuple[str, str], list[evidence_pages.Script]] = field(
+        default_factory=dict, repr=False
+    )
+    _parameter_rows: dict[tuple[str, str, int], tags.ParameterRows] = field(
         default_factory=dict, repr=False
     )
 
@@ -145,7 +147,6 @@ class SiteFacts:
         """The first and last opset in which ``schema`` is the version of ``op`` in effect."""
         return opsets.applies(op, schema, self.opsets(op.domain)[-1].version)
 
-    parameter_ref = staticmethod(tags.parameter_ref)
     row_id = staticmethod(tags.row_id)
 
     @cached_property
@@ -156,15 +157,22 @@ class SiteFacts:
     def weighed(self, schema: Schema) -> Weighed:
         return self.verdicts[(schema.domain, schema.name, schema.since_version)]
 
-    def suggestion(self, schema: Schema, parameter: ParameterRef) -> Suggestion | None:
-        return tags.suggestion(self.weighed(schema), parameter)
-
     def scripts(self, op: Operator) -> list[evidence_pages.Script]:
         """The Method 1 scripts of ``op``'s evidence page (the same in every language)."""
         key = (op.domain, op.name)
         if key not in self._scripts:
             self._scripts[key] = evidence_pages.scripts(op, self.weighed(op.latest))
         return self._scripts[key]
+
+    def parameter_rows(self, op: Operator, schema: Schema) -> tags.ParameterRows:
+        """``schema``'s inputs and outputs as its operator page shows them, with the evidence's
+        suggestions where ``op`` has an evidence page (the same in every language)."""
+        key = (schema.domain, schema.name, schema.since_version)
+        rows = self._parameter_rows.get(key)
+        if rows is None:
+            found = self.weighed(schema) if self.evidence_page_of(op) else None
+            rows = self._parameter_rows[key] = tags.parameter_rows(schema, found)
+        return rows
 
     def evidence_page_of(self, op: Operator) -> str | None:
         """The page of the evidence about ``op``'s tags, when a source knows the operator."""

@@ -13,12 +13,14 @@ filter above the table reads.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from markupsafe import Markup, escape
 
 from gendoc.audit.weigh import Weighed
 from gendoc.catalogs.i18n import N_
 from gendoc.evidence.verdict import Strength, Suggestion
-from gendoc.model.reference import Differentiability, ParameterRef, Part, Schema
+from gendoc.model.reference import Differentiability, Parameter, ParameterRef, Part, Schema
 from gendoc.model.stats import tally
 from gendoc.present.display import Display
 from gendoc.site.coverage import ORDER
@@ -53,6 +55,42 @@ def suggestion(found: Weighed, parameter: ParameterRef) -> Suggestion | None:
     if found.current is Differentiability.UNDEFINED:
         return found if found.strength is not Strength.NONE else None
     return found if found.is_problem else None
+
+
+@dataclass(frozen=True)
+class ParameterRow:
+    """An input or output as an operator page shows it, in its signature and its entry."""
+
+    parameter: Parameter
+    id: str
+    """Its entry's id, the same as its evidence row's (:func:`row_id`)."""
+    suggestion: Suggestion | None
+    """The combined verdict, where it questions the tag (:func:`suggestion`)."""
+
+
+@dataclass(frozen=True)
+class ParameterRows:
+    inputs: tuple[ParameterRow, ...]
+    outputs: tuple[ParameterRow, ...]
+
+
+def parameter_rows(schema: Schema, found: Weighed | None) -> ParameterRows:
+    """Each input and output of ``schema`` with its id and, when the version was weighed
+    (``found``), the suggestion on it: made once per version, not once per place a page
+    names the parameter (its signature, its entry, its badge's link)."""
+
+    def rows(part: str, params: tuple[Parameter, ...]) -> tuple[ParameterRow, ...]:
+        refs = [parameter_ref(part, p.name) for p in params]
+        return tuple(
+            ParameterRow(
+                p,
+                row_id(schema.since_version, ref),
+                suggestion(found, ref) if found is not None else None,
+            )
+            for p, ref in zip(params, refs, strict=True)
+        )
+
+    return ParameterRows(rows("input", schema.inputs), rows("output", schema.outputs))
 
 
 def tag_counts(schema: Schema, display: Display) -> Markup:
