@@ -25,11 +25,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 
 import jinja2
-from mkdocs.utils import write_file
 
 from gendoc.audit.snapshot_verdicts import export_snapshot
 from gendoc.model.reference import Operator
@@ -41,7 +40,7 @@ from gendoc.site.onnx_links import source_url
 from gendoc.site.pages import SiteContent
 from gendoc.site.paths import markdown_url
 from gendoc.site.site_facts import url_of
-from gendoc.storage.cache import FILES, cached
+from gendoc.storage.kept_files import keep, restore, write_files
 
 DATA_FOLDER = "reference"
 WHOLE = "reference.json"
@@ -60,34 +59,36 @@ class Published:
     are absolute under it, as llmstxt.org asks, and relative to the file without it.
     ``key`` is what the content is made from (the plugin's key of the generated pages):
     the files are kept in the cache under it, so that a rebuild with nothing changed
-    only writes them.
+    only links them into its site.
     """
 
     content: SiteContent
     site_url: str = ""
     key: str = ""
 
-    def _kept(
-        self, name: str, names: set[str], make: Callable[[], dict[str, str]], *more: str
-    ) -> dict[str, str]:
-        """``make()``, or what it gave an earlier build of the same content (``more`` says
-        what else it depends on). A kept value is used only when it names exactly the files
-        ``names`` lists: a damaged or foreign cache entry can never choose where to write."""
+    def _publish(
+        self,
+        folder: Path,
+        name: str,
+        names: set[str],
+        make: Callable[[], dict[str, str]],
+        *more: str,
+    ) -> None:
+        """Write into ``folder`` the files ``make()`` gives, or link those an earlier build of
+        the same content wrote (``more`` says what else they depend on); each is kept for the
+        next build (:mod:`gendoc.storage.kept_files`). ``names``: the files ``make()`` gives,
+        the only ones a kept entry may put in ``folder``."""
         if not self.key:
-            return make()
+            write_files(folder, make())
+            return
         key = hashlib.sha256("\0".join((self.key, self.site_url, *more)).encode()).hexdigest()
-
-        def valid(value: dict[str, str]) -> bool:
-            return set(value) == names  # texts by name, as the codec reads them back
-
-        return cached(f"published-{name}", key[:40], make, FILES, only_latest=True, valid=valid)
+        if restore(f"published-{name}", key[:40], folder, names):
+            return
+        write_files(folder, make())
+        keep(f"published-{name}", key[:40], folder, names)
 
     def data(self) -> dict[str, str]:
         """The files of ``reference/``, by name."""
-        domains = {self.domain_file(domain) for domain in self.content.reference.domains}
-        return self._kept("data", {WHOLE, SCHEMA, *domains}, self._data)
-
-    def _data(self) -> dict[str, str]:
         reference = self.content.reference
         runtime = runtime_support(reference)
         snapshot = export_snapshot(reference, self.content.facts.verdicts, runtime)
@@ -157,24 +158,16 @@ class Published:
 
     def language_files(self, lang: str, prefix: str) -> dict[str, str]:
         """A language's Markdown and its ``llms.txt`` pair, by path under its root."""
-
-        def make() -> dict[str, str]:
-            markdown = self.operator_markdown(lang)
-            return {**markdown, **self.llms(lang, prefix, markdown)}
-
-        names = {LLMS, LLMS_FULL, *(self.markdown_path(op) for op in self._operators)}
-        return self._kept(f"markdown-{lang}", names, make, lang, prefix)
+        markdown = self.operator_markdown(lang)
+        return {**markdown, **self.llms(lang, prefix, markdown)}
 
     def write_language(self, root: Path, lang: str, prefix: str) -> None:
         """Write a language's Markdown and its ``llms.txt`` pair into its ``root`` folder."""
-        _write(root, self.language_files(lang, prefix))
+        names = {LLMS, LLMS_FULL, *(self.markdown_path(op) for op in self._operators)}
+        make = partial(self.language_files, lang, prefix)
+        self._publish(root, f"markdown-{lang}", names, make, lang, prefix)
 
     def write_data(self, site: Path) -> None:
         """Write ``reference/`` at the site's root."""
-        _write(site / DATA_FOLDER, self.data())
-
-
-def _write(folder: Path, files: dict[str, str]) -> None:
-    """Write ``files`` (by path under ``folder``) as mkdocs writes the site's other files."""
-    for name, text in files.items():
-        write_file(text.encode("utf-8"), str(folder / name))
+        domains = {self.domain_file(domain) for domain in self.content.reference.domains}
+        self._publish(site / DATA_FOLDER, "data", {WHOLE, SCHEMA, *domains}, self.data)

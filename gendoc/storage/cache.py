@@ -28,11 +28,9 @@ import json
 import marshal
 import os
 import stat
-import struct
 import tempfile
 import types
-import zlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
@@ -149,50 +147,6 @@ JSON: Codec[Any] = Codec(
     lambda value: json.dumps(value, ensure_ascii=False).encode(),
     json.loads,
 )
-
-
-_FILES_MAGIC = b"gendoc files 1\n"
-_FILES_HEAD = struct.Struct(">IQ")  # the CRC-32 of what follows it, the size of the file list
-
-
-def _encode_files(files: Mapping[str, str]) -> bytes:
-    bodies = [text.encode("utf-8") for text in files.values()]
-    names = json.dumps(
-        [[name, len(body)] for name, body in zip(files, bodies, strict=True)], ensure_ascii=False
-    ).encode()
-    crc = zlib.crc32(b"".join(bodies), zlib.crc32(names))
-    return b"".join((_FILES_MAGIC, _FILES_HEAD.pack(crc, len(names)), names, *bodies))
-
-
-def _decode_files(data: bytes) -> dict[str, str]:
-    if not data.startswith(_FILES_MAGIC):
-        raise ValueError("not a cache entry of files")
-    view = memoryview(data)[len(_FILES_MAGIC) :]
-    if len(view) < _FILES_HEAD.size:
-        raise ValueError("a cache entry of files cut short")
-    crc, size = _FILES_HEAD.unpack_from(view)
-    view = view[_FILES_HEAD.size :]
-    if zlib.crc32(view) != crc:
-        raise ValueError("a damaged cache entry of files")
-    listed = json.loads(bytes(view[:size]))
-    if not isinstance(listed, list):
-        raise ValueError("a cache entry of files without its list")
-    files: dict[str, str] = {}
-    at = size
-    for name, length in listed:
-        if not isinstance(name, str) or not isinstance(length, int) or length < 0:
-            raise ValueError("a cache entry of files with a wrong list")
-        files[name] = str(view[at : at + length], "utf-8")
-        at += length
-    if at != len(view) or len(files) != len(listed):
-        raise ValueError("a cache entry of files whose list does not match its texts")
-    return files
-
-
-FILES: Codec[dict[str, str]] = Codec(".files", _encode_files, _decode_files)
-"""Texts by name (a folder of files): a list of the names and sizes, then the texts as
-UTF-8 one after the other, under a CRC-32 of both. Multi-megabyte texts cost a copy each
-way, where JSON escapes and unescapes every character; any damage is a miss."""
 
 
 def cached(

@@ -10,8 +10,8 @@ import pytest
 from gendoc.runtime.operator_support import runtime_support
 from gendoc.site.content import site_content
 from gendoc.site.paths import markdown_url
-from gendoc.site.published import LLMS, LLMS_FULL, Published
-from gendoc.storage.cache import FILES
+from gendoc.site.published import LLMS, Published
+from gendoc.storage.kept_files import LISTING
 
 DOMAIN = "ai.onnx.preview.training"  # a handful of operators, in every onnx gendoc supports
 
@@ -32,21 +32,48 @@ def test_markdown_sits_beside_its_page_in_both_url_layouts() -> None:
     assert markdown_url("operators/ai.onnx/Reshape/") == "operators/ai.onnx/Reshape/index.md"
 
 
+def test_a_rebuild_links_what_the_build_wrote(cache: Path, tmp_path: Path) -> None:
+    """The files a build publishes are kept as links to themselves: the next build with the
+    same content links the same files into its site, byte for byte."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    _published().write_language(first, "en", "")
+    made = _published().language_files("en", "")
+    written = {p.relative_to(first).as_posix(): p for p in first.rglob("*") if p.is_file()}
+    assert {name: path.read_text(encoding="utf-8") for name, path in written.items()} == made
+    _published().write_language(second, "en", "")
+    for name, path in written.items():
+        assert (second / name).stat().st_ino == path.stat().st_ino
+
+
 def test_a_kept_entry_naming_other_files_is_made_again(cache: Path, tmp_path: Path) -> None:
-    """A damaged or foreign cache entry cannot choose where the site's files are written."""
-    published = _published()
-    made = published.language_files("en", "")
-    assert {LLMS, LLMS_FULL} < set(made)
-    (entry,) = cache.glob("published-markdown-en-*.files")
-    assert FILES.decode(entry.read_bytes()) == made  # read back whole
-    entry.write_bytes(FILES.encode({"../../outside.txt": "x", LLMS: "planted"}))
-    again = _published().language_files("en", "")
-    assert again == made
+    """A damaged or foreign cache entry cannot choose where the site's files are written,
+    nor what they hold."""
+    _published().write_language(tmp_path / "first", "en", "")
+    made = _published().language_files("en", "")
+    (entry,) = cache.glob("published-markdown-en-*")
+    listing = json.loads((entry / LISTING).read_text())
+    planted = {**listing, "../outside.txt": listing[LLMS]}  # the site's parent
+    (entry.parent / "outside.txt").write_text("x")  # where the entry's listing points
+    (entry / LISTING).write_text(json.dumps(planted))
     site = tmp_path / "site"
     _published().write_language(site, "en", "")
-    written = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
-    assert written == sorted(made)
+    written = {p.relative_to(site).as_posix(): p for p in site.rglob("*") if p.is_file()}
+    assert {name: path.read_text() for name, path in written.items()} == made
     assert not (tmp_path / "outside.txt").exists()
+
+
+def test_a_kept_file_changed_in_place_is_made_again(cache: Path, tmp_path: Path) -> None:
+    """A published file is its kept copy: one changed in place (here, in the site) no longer
+    matches its entry's listing, and the next build writes the file anew."""
+    first = tmp_path / "first"
+    _published().write_language(first, "en", "")
+    made = _published().language_files("en", "")
+    with (first / LLMS).open("a", encoding="utf-8") as changed:
+        changed.write("planted\n")
+    second = tmp_path / "second"
+    _published().write_language(second, "en", "")
+    assert (second / LLMS).read_text(encoding="utf-8") == made[LLMS]
+    assert (second / LLMS).stat().st_ino != (first / LLMS).stat().st_ino
 
 
 def test_llms_links_are_relative_without_a_site_url(cache: Path) -> None:

@@ -21,7 +21,7 @@ from jinja2.bccache import bc_magic
 
 from gendoc.site.build_cache import Store, _is_snapshot, source_key, stored_render
 from gendoc.site.rendered import Rendered
-from gendoc.storage.cache import FILES, TemplateCache, cached, cached_json
+from gendoc.storage.cache import TemplateCache, cached_json
 from tests.helpers import run_gendoc
 
 DOCUMENTS = ("Operators.md", "Changelog.md", "Operators-ml.md", "Changelog-ml.md")
@@ -172,49 +172,3 @@ def test_the_sites_key_covers_the_data_gendoc_ships(tmp_path: Path) -> None:
     before = source_key(tmp_path)
     record.write_text('{"torch": "2.13.0"}\n')
     assert source_key(tmp_path) != before
-
-
-def _flip(data: bytes, at: int) -> bytes:
-    return data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1 :]
-
-
-def test_an_entry_of_files_reads_back_whole_or_not_at_all(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Texts by name come back as written; an entry cut short, with one bit changed anywhere
-    (a name, a size, a text), or of another kind is a miss, made again and replaced."""
-    monkeypatch.setenv("GENDOC_CACHE_DIR", str(tmp_path))
-    files = {"a/Reshape.md": '# Reshape\n\n可微 "x" \\ \x00', "llms.txt": "", "b.json": "{}\n"}
-    made: list[int] = []
-
-    def make() -> dict[str, str]:
-        made.append(1)
-        return dict(files)
-
-    earlier = [tmp_path / "t-j.files", tmp_path / "t-k.json", tmp_path / "t-x-k.files"]
-    for path in earlier:  # another key, the JSON of an earlier gendoc, another name
-        path.write_text("{}")
-    assert cached("t", "k", make, FILES, only_latest=True) == files and len(made) == 1
-    assert [path.exists() for path in earlier] == [False, False, True]
-    entry = tmp_path / "t-k.files"
-    data = entry.read_bytes()
-    assert FILES.decode(data) == files and cached("t", "k", make, FILES) == files
-    assert len(made) == 1
-    text_at = data.index("可微".encode())
-    damaged = [
-        data[:-1],
-        data[:20],
-        b"",
-        data + b"x",
-        _flip(data, data.index(b"Reshape.md")),  # a name
-        _flip(data, data.index(f", {len(files['a/Reshape.md'].encode())}]".encode()) + 2),  # a size
-        _flip(data, text_at),  # a text
-        json.dumps(files).encode(),
-    ]
-    for bad in damaged:
-        with pytest.raises(ValueError):
-            FILES.decode(bad)
-        entry.write_bytes(bad)
-        before = len(made)
-        assert cached("t", "k", make, FILES) == files
-        assert len(made) == before + 1 and entry.read_bytes() == data

@@ -1,0 +1,141 @@
+"""Files kept in the cache as links to the files a build wrote (gendoc.storage.kept_files)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from gendoc.storage import kept_files
+from gendoc.storage.kept_files import LISTING, keep, restore, write_files
+
+FILES = {"a/Reshape.md": '# Reshape\n\n可微 "x"\n', "llms.txt": "", "b.json": "{}\n"}
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("GENDOC_CACHE_DIR", str(folder))
+    return folder
+
+
+def texts(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
+        for p in folder.rglob("*")
+        if p.is_file()
+    }
+
+
+def kept(cache: Path, tmp_path: Path) -> Path:
+    """A build's files written and kept under ``t`` and ``k``: the entry."""
+    write_files(tmp_path / "first", FILES)
+    keep("t", "k", tmp_path / "first", FILES)
+    return cache / "t-k"
+
+
+def test_kept_files_come_back_as_links_and_replace_older_entries(
+    cache: Path, tmp_path: Path
+) -> None:
+    cache.mkdir(mode=0o700)
+    older = [cache / "t-j", cache / "t-k.files"]  # another key, an earlier gendoc's file
+    older[0].mkdir()
+    older[1].write_text("{}")
+    entry = kept(cache, tmp_path)
+    assert not any(path.exists() for path in older)
+    site = tmp_path / "site"
+    assert restore("t", "k", site, FILES)
+    assert texts(site) == FILES
+    for name in FILES:
+        assert (site / name).stat().st_ino == (entry / name).stat().st_ino
+    assert not restore("t", "other key", tmp_path / "elsewhere", FILES)
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_writing_again_leaves_the_kept_file_alone(cache: Path, tmp_path: Path) -> None:
+    """A published file is written as a new file renamed over the old: the entry that
+    shares the old one keeps its text."""
+    entry = kept(cache, tmp_path)
+    write_files(tmp_path / "first", {**FILES, "llms.txt": "changed\n"})
+    assert (entry / "llms.txt").read_text(encoding="utf-8") == ""
+    assert restore("t", "k", tmp_path / "site", FILES)
+
+
+def test_an_entry_that_does_not_match_is_a_miss_and_writes_nothing(
+    cache: Path, tmp_path: Path
+) -> None:
+    """A listing of other names, a file changed in place, a file replaced by a link or
+    writable by others, a damaged listing: each is a miss, before any file is written."""
+    entry = kept(cache, tmp_path)
+    listing = (entry / LISTING).read_text()
+
+    def damage_listing() -> None:
+        names = json.loads(listing)
+        del names["b.json"]
+        (entry / LISTING).write_text(json.dumps(names))
+
+    def change_in_place() -> None:
+        with (tmp_path / "first" / "b.json").open("a") as changed:  # the same file
+            changed.write("x")
+
+    def link_elsewhere() -> None:
+        (entry / "b.json").unlink()
+        (entry / "b.json").symlink_to(tmp_path / "first" / "b.json")
+
+    def writable_by_others() -> None:
+        (entry / "b.json").chmod(0o666)
+
+    def cut_short() -> None:
+        (entry / LISTING).write_text(listing[:10])
+
+    for damage in (damage_listing, change_in_place, link_elsewhere, writable_by_others, cut_short):
+        entry = kept(cache, tmp_path)
+        listing = (entry / LISTING).read_text()
+        damage()
+        site = tmp_path / "site" / damage.__name__
+        assert not restore("t", "k", site, FILES), damage.__name__
+        assert not site.exists()
+
+
+def test_without_links_the_entry_holds_copies(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the cache is on another file system than the site, an entry holds copies."""
+
+    def no_link(*args, **kwargs):
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_link)
+    entry = kept(cache, tmp_path)
+    assert (entry / "llms.txt").stat().st_ino != (tmp_path / "first" / "llms.txt").stat().st_ino
+    site = tmp_path / "site"
+    assert restore("t", "k", site, FILES)
+    assert texts(site) == FILES
+
+
+def test_nothing_is_kept_without_a_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GENDOC_CACHE_DIR", "")
+    write_files(tmp_path / "first", FILES)
+    keep("t", "k", tmp_path / "first", FILES)
+    assert not restore("t", "k", tmp_path / "site", FILES)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["first"]
+
+
+@pytest.fixture
+def umask_027():
+    """The process's umask 027 (and the module's reading of it) for the test."""
+    before = os.umask(0o027)
+    kept_files._file_mode.cache_clear()
+    yield
+    os.umask(before)
+    kept_files._file_mode.cache_clear()
+
+
+def test_written_files_follow_the_umask(tmp_path: Path, umask_027: None) -> None:
+    """Files are written as others are under the process's umask, and only they are left."""
+    write_files(tmp_path, FILES)
+    assert {(tmp_path / name).stat().st_mode & 0o777 for name in FILES} == {0o640}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b.json", "llms.txt"]
