@@ -59,7 +59,7 @@ class Published:
     are absolute under it, as llmstxt.org asks, and relative to the file without it.
     ``key`` is what the content is made from (the plugin's key of the generated pages):
     the files are kept in the cache under it, so that a rebuild with nothing changed
-    only links them into its site.
+    only copies them into its site.
     """
 
     content: SiteContent
@@ -74,18 +74,16 @@ class Published:
         make: Callable[[], dict[str, str]],
         *more: str,
     ) -> None:
-        """Write into ``folder`` the files ``make()`` gives, or link those an earlier build of
-        the same content wrote (``more`` says what else they depend on); each is kept for the
-        next build (:mod:`gendoc.storage.kept_files`). ``names``: the files ``make()`` gives,
-        the only ones a kept entry may put in ``folder``."""
+        """Write into ``folder`` the files ``make()`` gives, or those an earlier build of the
+        same content wrote (``more`` says what else they depend on), kept in the cache as
+        links to themselves (:mod:`gendoc.storage.kept_files`). ``names``: the files
+        ``make()`` gives, the only ones a kept entry may put in ``folder``."""
         if not self.key:
             write_files(folder, make())
             return
         key = hashlib.sha256("\0".join((self.key, self.site_url, *more)).encode()).hexdigest()
-        if restore(f"published-{name}", key[:40], folder, names):
-            return
-        write_files(folder, make())
-        keep(f"published-{name}", key[:40], folder, names)
+        if not restore(f"published-{name}", key[:40], folder, names):
+            keep(f"published-{name}", key[:40], folder, write_files(folder, make()))
 
     def data(self) -> dict[str, str]:
         """The files of ``reference/``, by name."""

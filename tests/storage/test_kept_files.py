@@ -32,27 +32,39 @@ def texts(folder: Path) -> dict[str, str]:
 
 def kept(cache: Path, tmp_path: Path) -> Path:
     """A build's files written and kept under ``t`` and ``k``: the entry."""
-    write_files(tmp_path / "first", FILES)
-    keep("t", "k", tmp_path / "first", FILES)
+    keep("t", "k", tmp_path / "first", write_files(tmp_path / "first", FILES))
     return cache / "t-k"
 
 
-def test_kept_files_come_back_as_links_and_replace_older_entries(
-    cache: Path, tmp_path: Path
-) -> None:
+def test_kept_files_are_the_files_written_and_come_back_whole(cache: Path, tmp_path: Path) -> None:
+    """An entry shares the files the build wrote, and replaces the entries of other keys;
+    the next build gets files of its own, with the same bytes."""
     cache.mkdir(mode=0o700)
     older = [cache / "t-j", cache / "t-k.files"]  # another key, an earlier gendoc's file
     older[0].mkdir()
     older[1].write_text("{}")
     entry = kept(cache, tmp_path)
     assert not any(path.exists() for path in older)
+    for name in FILES:
+        assert (entry / name).stat().st_ino == (tmp_path / "first" / name).stat().st_ino
     site = tmp_path / "site"
     assert restore("t", "k", site, FILES)
     assert texts(site) == FILES
-    for name in FILES:
-        assert (site / name).stat().st_ino == (entry / name).stat().st_ino
+    assert all((site / name).stat().st_nlink == 1 for name in FILES)
     assert not restore("t", "other key", tmp_path / "elsewhere", FILES)
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_rebuild_marking_the_old_files_keeps_the_entry(cache: Path, tmp_path: Path) -> None:
+    """A rebuild over the old site marks its files as not written yet (their modification
+    time set to the epoch, gendoc.site.replaced_site), through the links the entry's too:
+    the entry still serves, and the files it gives are new ones, marked written."""
+    kept(cache, tmp_path)
+    for name in FILES:
+        os.utime(tmp_path / "first" / name, ns=(0, 0))
+    assert restore("t", "k", tmp_path / "first", FILES)
+    assert texts(tmp_path / "first") == FILES
+    assert all((tmp_path / "first" / name).stat().st_mtime_ns > 0 for name in FILES)
 
 
 def test_writing_again_leaves_the_kept_file_alone(cache: Path, tmp_path: Path) -> None:
@@ -67,34 +79,32 @@ def test_writing_again_leaves_the_kept_file_alone(cache: Path, tmp_path: Path) -
 def test_an_entry_that_does_not_match_is_a_miss_and_writes_nothing(
     cache: Path, tmp_path: Path
 ) -> None:
-    """A listing of other names, a file changed in place, a file replaced by a link or
-    writable by others, a damaged listing: each is a miss, before any file is written."""
-    entry = kept(cache, tmp_path)
-    listing = (entry / LISTING).read_text()
+    """A listing of other names, a file changed in place (through the site's link), a file
+    replaced by a link or writable by others, a damaged listing: each is a miss, before any
+    file is written."""
 
-    def damage_listing() -> None:
-        names = json.loads(listing)
+    def damage_listing(entry: Path) -> None:
+        names = json.loads((entry / LISTING).read_text())
         del names["b.json"]
         (entry / LISTING).write_text(json.dumps(names))
 
-    def change_in_place() -> None:
-        with (tmp_path / "first" / "b.json").open("a") as changed:  # the same file
-            changed.write("x")
+    def change_in_place(entry: Path) -> None:
+        with (tmp_path / "first" / "b.json").open("r+") as changed:  # the same file
+            changed.write("[]")
 
-    def link_elsewhere() -> None:
+    def link_elsewhere(entry: Path) -> None:
         (entry / "b.json").unlink()
         (entry / "b.json").symlink_to(tmp_path / "first" / "b.json")
 
-    def writable_by_others() -> None:
+    def writable_by_others(entry: Path) -> None:
         (entry / "b.json").chmod(0o666)
 
-    def cut_short() -> None:
+    def cut_short(entry: Path) -> None:
+        listing = (entry / LISTING).read_text()
         (entry / LISTING).write_text(listing[:10])
 
     for damage in (damage_listing, change_in_place, link_elsewhere, writable_by_others, cut_short):
-        entry = kept(cache, tmp_path)
-        listing = (entry / LISTING).read_text()
-        damage()
+        damage(kept(cache, tmp_path))
         site = tmp_path / "site" / damage.__name__
         assert not restore("t", "k", site, FILES), damage.__name__
         assert not site.exists()
@@ -111,6 +121,7 @@ def test_without_links_the_entry_holds_copies(
     monkeypatch.setattr(os, "link", no_link)
     entry = kept(cache, tmp_path)
     assert (entry / "llms.txt").stat().st_ino != (tmp_path / "first" / "llms.txt").stat().st_ino
+    assert texts(entry) == {**FILES, LISTING: (entry / LISTING).read_text()}
     site = tmp_path / "site"
     assert restore("t", "k", site, FILES)
     assert texts(site) == FILES
@@ -118,8 +129,7 @@ def test_without_links_the_entry_holds_copies(
 
 def test_nothing_is_kept_without_a_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GENDOC_CACHE_DIR", "")
-    write_files(tmp_path / "first", FILES)
-    keep("t", "k", tmp_path / "first", FILES)
+    keep("t", "k", tmp_path / "first", write_files(tmp_path / "first", FILES))
     assert not restore("t", "k", tmp_path / "site", FILES)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["first"]
 
