@@ -84,11 +84,13 @@ def keep(name: str, key: str, folder: Path, written: Listing) -> None:
         private_folder(cache)
         made = Path(tempfile.mkdtemp(dir=cache, prefix=f".{name}-"))
         try:
+            for inside in sorted({(made / file).parent for file in written}):
+                private_folder(inside)  # as private as the cache, whatever the umask
             for file in written:
-                kept = made / file
-                kept.parent.mkdir(parents=True, exist_ok=True)
-                _share(folder / file, kept)
-            (made / LISTING).write_bytes(msgspec.json.encode(written))
+                _share(folder / file, made / file)
+            listing = os.open(made / LISTING, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(listing, "wb") as out:
+                out.write(msgspec.json.encode(written))
             entry = cache / f"{name}-{key}"
             for old in cache.glob(f"{name}-*"):  # this entry made before, or older ones
                 if old.is_dir() and not old.is_symlink():
@@ -122,9 +124,12 @@ def restore(name: str, key: str, folder: Path, names: Collection[str]) -> bool:
 
 
 def _share(source: Path, target: Path) -> None:
-    """``target`` as a hard link to ``source``, or a copy of it where the two are on
-    different file systems or the system makes no links."""
-    try:
-        os.link(source, target, follow_symlinks=False)
-    except OSError:
-        shutil.copyfile(source, target, follow_symlinks=False)
+    """``target`` as a hard link to ``source``; a copy of it, private to the user, where the
+    two are on different file systems, the system makes no links, or others may write to
+    ``source`` (under a umask of 002, say: the cache reads no such file)."""
+    if not source.lstat().st_mode & 0o022:
+        with contextlib.suppress(OSError):
+            os.link(source, target, follow_symlinks=False)
+            return
+    shutil.copyfile(source, target, follow_symlinks=False)
+    os.chmod(target, 0o600, follow_symlinks=False)

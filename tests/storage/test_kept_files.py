@@ -144,6 +144,26 @@ def umask_027():
     kept_files._file_mode.cache_clear()
 
 
+def test_an_entry_serves_under_a_umask_that_lets_the_group_write(
+    cache: Path, tmp_path: Path
+) -> None:
+    """The entry is made private whatever the umask: with 002, its folders, its listing and
+    the files it would share would be writable by the group, and the cache reads nothing
+    such. Files others may write to are copied, not shared."""
+    before = os.umask(0o002)
+    kept_files._file_mode.cache_clear()
+    try:
+        entry = kept(cache, tmp_path)
+    finally:
+        os.umask(before)
+        kept_files._file_mode.cache_clear()
+    assert (tmp_path / "first" / "b.json").stat().st_mode & 0o777 == 0o664
+    for path in (entry / "a", entry / LISTING, entry / "b.json"):
+        assert path.stat().st_mode & 0o077 == 0, path
+    assert (entry / "b.json").stat().st_ino != (tmp_path / "first" / "b.json").stat().st_ino
+    assert restore("t", "k", tmp_path / "site", FILES)
+
+
 def test_written_files_follow_the_umask(tmp_path: Path, umask_027: None) -> None:
     """Files are written as others are under the process's umask, and only they are left."""
     write_files(tmp_path, FILES)
