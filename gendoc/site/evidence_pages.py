@@ -20,13 +20,14 @@ a tag outweighs are a note; a verdict another version decided says which.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, Protocol
 
 from gendoc.audit.weigh import Weighed, weigh_all
 from gendoc.catalogs.i18n import N_
-from gendoc.evidence.interface import EvidenceSource, Verdict
+from gendoc.evidence.interface import EvidenceSource, ParameterEvidence, Verdict
 from gendoc.evidence.ort_registry import REPLACED_BEFORE_GRADIENT, load_registry
 from gendoc.evidence.scripts import differentiable_inputs, method1_script
 from gendoc.evidence.source_registry import SOURCES, SourceInfo
@@ -136,6 +137,43 @@ def scripts(op: Operator, found: Weighed) -> list[Script]:
         if combined.get(ref := ParameterRef(Part.INPUT, name)) is Differentiability.DIFFERENTIABLE
         and _torch_verdict(found, ref) == Verdict.GRADIENT
     ]
+
+
+@dataclass(frozen=True)
+class EvidenceRow:
+    """One input or output of a version as its evidence page shows it: the combined verdict,
+    its row's id, each source's answer in the sources' order, and the sources that found a
+    gradient (or a zero one) and those that refused one."""
+
+    suggestion: Suggestion
+    id: str
+    answers: tuple[tuple[str, ParameterEvidence], ...]
+    gradient_in: tuple[str, ...]
+    none_in: tuple[str, ...]
+
+
+def evidence_rows(found: Weighed, row_id: Callable[[ParameterRef], str]) -> tuple[EvidenceRow, ...]:
+    """The rows of the version ``found`` weighs, one per suggestion, ids by ``row_id``: each
+    source's answers looked up once, not in each place a page shows them."""
+    rows = []
+    for suggestion in found.suggestions:
+        ref = suggestion.parameter
+        answers = []
+        for evidence in found.evidence:
+            answer = evidence.verdict_of(ref)
+            if answer is None:
+                raise ValueError(f"{evidence.source} did not answer for {ref}")
+            answers.append((evidence.source, answer))
+        rows.append(
+            EvidenceRow(
+                suggestion,
+                row_id(ref),
+                tuple(answers),
+                tuple(s for s, a in answers if a.verdict in (Verdict.GRADIENT, Verdict.ZERO)),
+                tuple(s for s, a in answers if a.verdict is Verdict.REFUSED),
+            )
+        )
+    return tuple(rows)
 
 
 def _torch_verdict(found: Weighed, parameter: ParameterRef) -> str | None:

@@ -56,6 +56,9 @@ class SiteFacts:
     _parameter_rows: dict[tuple[str, str, int], tags.ParameterRows] = field(
         default_factory=dict, repr=False
     )
+    _evidence_rows: dict[tuple[str, str, int], tuple[evidence_pages.EvidenceRow, ...]] = field(
+        default_factory=dict, repr=False
+    )
 
     @cached_property
     def findings_by_operator(self) -> dict[tuple[str, str], list[Finding]]:
@@ -147,8 +150,6 @@ class SiteFacts:
         """The first and last opset in which ``schema`` is the version of ``op`` in effect."""
         return opsets.applies(op, schema, self.opsets(op.domain)[-1].version)
 
-    row_id = staticmethod(tags.row_id)
-
     @cached_property
     def verdicts(self) -> dict[tuple[str, str, int], Weighed]:
         """The evidence's verdict on every operator version, settled over the whole model."""
@@ -163,6 +164,17 @@ class SiteFacts:
         if key not in self._scripts:
             self._scripts[key] = evidence_pages.scripts(op, self.weighed(op.latest))
         return self._scripts[key]
+
+    def evidence_rows(self, schema: Schema) -> tuple[evidence_pages.EvidenceRow, ...]:
+        """``schema``'s inputs and outputs as its evidence page shows them."""
+        key = (schema.domain, schema.name, schema.since_version)
+        rows = self._evidence_rows.get(key)
+        if rows is None:
+            version = schema.since_version
+            rows = self._evidence_rows[key] = evidence_pages.evidence_rows(
+                self.weighed(schema), lambda ref: tags.row_id(version, ref)
+            )
+        return rows
 
     def parameter_rows(self, op: Operator, schema: Schema) -> tags.ParameterRows:
         """``schema``'s inputs and outputs as its operator page shows them, with the evidence's
