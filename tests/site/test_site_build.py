@@ -20,6 +20,7 @@ from html.parser import HTMLParser
 from itertools import combinations, pairwise
 from pathlib import Path, PurePosixPath
 
+import msgspec
 import pytest
 from markupsafe import escape
 from onnx import defs
@@ -285,13 +286,13 @@ def test_a_rebuild_from_the_cache_writes_the_same_bytes(
     """Rendered pages, Markdown conversions and the search index all come from the cache the
     first build filled (it is not written again: nothing was missing), and no byte differs."""
     (folder,) = site_cache.glob("site-*")
-    stores = [folder / f"pages-{lang}.json" for lang in LANGUAGES]
+    stores = [folder / f"pages-{lang}.msgpack" for lang in LANGUAGES]
     # One kept bundle per language, each named after the HTML of that language's pages.
     parts = {"en": Pages("en", skip=frozenset({"zh"})), "zh": Pages("zh", "zh")}
     kept = {lang: [p.name for p in (folder / "search-index" / lang).iterdir()] for lang in parts}
     assert kept == {lang: [html_key(site, pages)] for lang, pages in parts.items()}
     for store in stores:  # every operator's page (HTML), and the Markdown pages' conversions
-        entries = json.loads(store.read_text(encoding="utf-8")).values()
+        entries = msgspec.msgpack.decode(store.read_bytes()).values()
         assert len([e for e in entries if isinstance(e, list)]) > len(onnx_operators())
         assert [e for e in entries if isinstance(e, dict)]
     written = [store.stat().st_mtime_ns for store in stores]

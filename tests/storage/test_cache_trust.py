@@ -15,6 +15,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from gendoc.collect.installed import _decode_reference, _encode_reference
@@ -62,18 +63,19 @@ def test_a_page_store_of_another_is_not_read_nor_written(
 ) -> None:
     cache = tmp_path / "cache"
     monkeypatch.setenv("GENDOC_CACHE_DIR", str(cache))
-    store = Store(cache / "site-x" / "pages-en.json")
+    store = Store(cache / "site-x" / "pages-en.msgpack")
     store.put("k", ["page", None, []])
     store.save()
-    entry = cache / "site-x" / "pages-en.json"
-    entry.write_text(json.dumps({"k": [HOSTILE, None, []]}))
+    entry = cache / "site-x" / "pages-en.msgpack"
+    entry.write_bytes(msgspec.msgpack.encode({"k": [HOSTILE, None, []]}))
+    assert Store(entry).get("k", lambda v: True) == [HOSTILE, None, []]  # read when trusted
     _make_foreign(how, entry, cache / "site-x", monkeypatch)
     again = Store(entry)
     assert again.get("k", lambda v: True) is None
     again.put("k", ["page", None, []])
     again.save()
     if how != "entry writable by others":
-        assert HOSTILE in entry.read_text()
+        assert HOSTILE.encode() in entry.read_bytes()
 
 
 @pytest.mark.parametrize("how", ["entry writable by others", "folder writable by others"])
