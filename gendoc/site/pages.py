@@ -161,8 +161,9 @@ class SiteContent:
     def prepare(self) -> None:
         """Compute now what every language's pages read alike: the evidence's verdicts,
         how much of the schema text is translated, the tag coverage, where each operator
-        version runs, the tag changes between its versions, the Method 1 scripts, and the
-        schema texts' parser (imported, set up, its link finder's expressions compiled).
+        version runs, the tag changes between its versions, each version's parameters as
+        its operator and evidence pages show them, the Method 1 scripts, and the schema
+        texts' parser (imported, set up, its link finder's expressions compiled).
         Before the other languages' process is forked, that process gets them ready."""
         facts = self.facts
         facts.verdicts  # noqa: B018 (cached properties: computed once, kept)
@@ -173,9 +174,12 @@ class SiteContent:
             for op in self.reference.operators(domain):
                 for schema in op.versions:
                     support_of(self.reference, schema, False)  # an operator set's counts
+                    facts.parameter_rows(op, schema)
                 support_of(self.reference, op.versions[-1], True)  # its page's rows
         for op in evidence_pages.operators(self.reference):
             facts.scripts(op)
+            for schema in op.versions:
+                facts.evidence_rows(schema)
         from gendoc.present import schema_render  # the Markdown parser: only to render texts
 
         # A text with a URL: linkify-it compiles its expressions on its first search.
