@@ -18,7 +18,7 @@ What the templates ask about the site, as ``site``, is :mod:`gendoc.site.site_fa
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, partial
 from pathlib import Path
@@ -96,27 +96,8 @@ def environment(
     env.bytecode_cache = PAGES_BYTECODE.layered(env.bytecode_cache)
     display = render.display(options, onnx_version)
     env.filters = {**base.filters, **site_filters(display, changes)}
-    env.globals = {**env.globals, "once": once()}
+    env.globals = {**env.globals, "once": render.once()}
     return env
-
-
-def once() -> Callable[..., Markup]:
-    """``once(macro, *args)`` for the templates: what ``macro(*args)`` renders, rendered once
-    per environment (one language) and kept, for a macro whose output depends on its
-    arguments alone, which must be hashable (their types are part of the key:
-    ``Markup("<b>")`` equals ``"<b>"``). An operator's attributes and type constraints repeat
-    from version to version: a language's operator pages show 1,309 attributes, 485 of them
-    different, and 942 type constraints, 341 different."""
-    made: dict[tuple[Any, ...], Markup] = {}
-
-    def render(macro: Callable[..., Markup], *args: Any) -> Markup:
-        key = (macro, *args, *map(type, args))
-        found = made.get(key)
-        if found is None:
-            found = made[key] = macro(*args)
-        return found
-
-    return render
 
 
 def static_findings(reference: Reference) -> list[Finding]:
