@@ -3,9 +3,10 @@
 A site publishes some 20 MB of files made from the reference alone: its data and its
 Markdown (:mod:`gendoc.site.published`). Kept as copies, they cost a full build a second
 write of every byte. So an entry is a folder of hard links to the files as the build wrote
-them (copies only where the cache is on another file system), with a listing of each
-file's size and CRC-32; the next build with the same key reads them back, checked against
-the listing, and writes them into its site as files of its own (:func:`restore`).
+them (private copies where no link can be made, or where others may write to a file), with
+a listing of each file's size and CRC-32; the next build with the same key reads them
+back, checked against the listing, and writes them into its site as files of its own
+(:func:`restore`).
 
 A link shares the file, so it must not change: gendoc writes these files as new files
 renamed over the old (:func:`write_files`), never in place, and a rebuild writes its own
