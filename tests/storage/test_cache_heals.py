@@ -16,6 +16,7 @@ import pickle
 import stat
 from pathlib import Path
 
+import msgspec
 import pytest
 from jinja2.bccache import bc_magic
 
@@ -112,27 +113,34 @@ def test_an_example_cache_of_the_wrong_shape_is_computed_again(
     assert json.loads((tmp_path / "examples-k.json").read_text()) == value
 
 
+_DEEP = b"\x81\xa1k" + b"\x91" * 50_000 + b"\x90"  # {"k": [[[...]]]}, 50,000 deep
+
+
 @pytest.mark.parametrize(
     "stored",
     [
-        "[1, 2]",
-        '{"k": [1]}',
-        '{"k": ["text", [{"level": 1}]]}',
-        '{"k": ["text", "toc"]}',
-        '{"k": ["text", null]}',
-        '{"k": ["text", null, [["name"]]]}',
-        '{"k": ' + "[" * 50_000 + "]" * 50_000 + "}",
-        "\x00\xff",
+        msgspec.msgpack.encode([1, 2]),
+        msgspec.msgpack.encode({"k": [1]}),
+        msgspec.msgpack.encode({"k": ["text", [{"level": 1}]]}),
+        msgspec.msgpack.encode({"k": ["text", "toc"]}),
+        msgspec.msgpack.encode({"k": ["text", None]}),
+        msgspec.msgpack.encode({"k": ["text", None, [["name"]]]}),
+        _DEEP,
+        b"\x00\xff",
+        b'{"k": ["page", null, []]}',  # an earlier gendoc's JSON under the new name
     ],
 )
-def test_a_site_store_of_the_wrong_shape_renders_again(tmp_path: Path, stored: str) -> None:
-    path = tmp_path / "pages-zh.json"
-    path.write_bytes(stored.encode("utf-8", "surrogateescape"))
+def test_a_site_store_of_the_wrong_shape_renders_again(tmp_path: Path, stored: bytes) -> None:
+    path = tmp_path / "pages-zh.msgpack"
+    path.write_bytes(stored)
     store = Store(path)
     rendered = stored_render(store, "k", lambda: Rendered("page", None))
     assert rendered == Rendered("page", None)
+    earlier = path.with_suffix(".json")  # an earlier gendoc's store, removed on saving
+    earlier.write_text("{}")
     store.save()
-    assert json.loads(path.read_text()) == {"k": ["page", None, []]}
+    assert msgspec.msgpack.decode(path.read_bytes()) == {"k": ["page", None, []]}
+    assert not earlier.exists()
 
 
 def test_a_stored_conversion_is_checked_whole() -> None:
