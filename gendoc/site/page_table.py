@@ -107,6 +107,13 @@ def page_specs(site: SiteLike) -> dict[str, PageSpec]:
     }
 
 
+def page_templates() -> set[str]:
+    """The template of every kind of page of the table, read from the table alone: what is
+    compiled ahead needs no page listed (listing them reads the evidence, see
+    :mod:`gendoc.site.compiled`)."""
+    return {output.template for output in OUTPUTS.group(Group.SITE)}
+
+
 class Renders(Protocol):
     pages: dict[str, PageSpec]
 

@@ -46,7 +46,7 @@ from gendoc.site.markup import (
     page_title,
     tag_badge,
 )
-from gendoc.site.page_table import PageSpec, page_specs
+from gendoc.site.page_table import PageSpec, page_specs, page_templates
 from gendoc.site.parts import Parts, prefix_of
 from gendoc.site.rendered import PERMALINK_TITLE, Headings, Rendered
 from gendoc.site.site_facts import SiteFacts, url_of
@@ -136,7 +136,7 @@ class SiteContent:
         """Compile the templates of every generated page (and what they import) now, with
         ``lang``'s environment: before the other languages' process is forked, that process
         gets them compiled (see :mod:`gendoc.site.compiled`)."""
-        roots = sorted({spec.template for spec in self.pages.values()} | {FOOTER})
+        roots = sorted(page_templates() | {FOOTER})
         compile_ahead(self.env(lang), roots)
 
     def prepare(self) -> None:

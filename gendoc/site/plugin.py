@@ -42,7 +42,7 @@ import gc
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
@@ -50,7 +50,6 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation
@@ -94,6 +93,9 @@ from gendoc.site.theme_assets import drop_unused
 from gendoc.site.theme_frame import outside_navigation, share_nav, theme_folders, theme_labels
 from gendoc.storage.resources import templates_root
 from gendoc.storage.write import refuse_linked_folder, remove_links
+
+if TYPE_CHECKING:  # mkdocs serve's server: its import (http.server, watchdog) is not a build's
+    from mkdocs.livereload import LiveReloadServer
 
 
 def _unlinked_site(site: Path) -> None:

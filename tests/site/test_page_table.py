@@ -15,7 +15,8 @@ from onnx import defs
 
 from gendoc.collect import installed
 from gendoc.present.outputs import OUTPUTS, Group, Output
-from gendoc.site.page_table import write_site_wide
+from gendoc.site.compiled import PAGES_BYTECODE
+from gendoc.site.page_table import page_templates, write_site_wide
 from gendoc.site.pages import SiteContent
 
 DOMAIN = "ai.onnx.preview.training"  # a handful of operators, in every onnx gendoc supports
@@ -74,3 +75,27 @@ def test_a_json_page_per_operator_is_one_entry_and_one_template(tmp_path: Path) 
     others = [spec for path, spec in content.pages.items() if path not in pages]
     assert others and all(spec.per_language for spec in others)
     assert "operator json" not in [o.name for o in OUTPUTS.group(Group.SITE)]
+
+
+def test_the_templates_compiled_ahead_are_every_pages_without_listing_them() -> None:
+    """What the build compiles before its languages part (in a process of its own, beside
+    the one reading the model) is every page's template, named by the table: listing the
+    pages there would read the evidence and the runtimes' records for nothing."""
+    reference = installed.reference(with_details=True).scope((DOMAIN,))
+    content = SiteContent(reference, [])
+    env = content.env("en")
+    env.bytecode_cache = PAGES_BYTECODE.layered(None)
+    kept = dict(PAGES_BYTECODE.store)
+    PAGES_BYTECODE.store.clear()
+    try:
+        content.compile_templates("en")
+        assert "pages" not in vars(content)  # the cached property was never computed
+        compiled = set(PAGES_BYTECODE.store)
+        used = {spec.template for spec in content.pages.values()}
+        assert "site/operator.html.j2" in used <= page_templates()
+        for name in page_templates():
+            source, filename, _ = env.loader.get_source(env, name)
+            assert env.bytecode_cache.get_bucket(env, name, filename, source).key in compiled
+    finally:
+        PAGES_BYTECODE.store.clear()
+        PAGES_BYTECODE.store.update(kept)
