@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from gendoc.catalogs.schema_text import paragraphs
 from gendoc.model.reference import Differentiability
 
 if TYPE_CHECKING:
@@ -86,13 +85,28 @@ def tag_badge(display: Display, differentiability: Differentiability) -> Markup:
     return Markup(f'<span class="gd-tag gd-tag-{value}">{label}</span>')
 
 
+# The element a rendered schema text opens with (a paragraph, code, a list), past the note that
+# opens an untranslated run of it on a translated page (gendoc.present.display).
+_OPENING = re.compile(
+    r'\s*(?:<div class="gd-untranslated"[^>]*>\s*<p class="gd-untranslated-note"[^>]*>.*?</p>\s*)?'
+    r"<(?P<tag>[a-z0-9]+)[^>]*>(?P<text>.*?)</(?P=tag)>",
+    re.DOTALL,
+)
+
+
 @lru_cache(maxsize=4096)
 def description(display: Display, text: str, limit: int = DESCRIPTION_LIMIT) -> str:
-    """A page's description (its ``<meta>``): the first paragraph of schema ``text`` as the
-    page shows it, translated where the catalog can, in plain text, cut at ``limit``
-    characters. Only that paragraph is rendered: the whole text again, for an operator page
-    and its evidence page in each language, cost the build a second of processor time. Kept
-    for the process: an operator page and its evidence page describe themselves alike."""
-    first = next(iter(paragraphs(text)), "")
-    plain = " ".join(Markup(display.schema_text(first)).striptags().split())
+    """A page's description (its ``<meta>``): the element schema ``text`` opens with as the
+    page shows it (most often a paragraph; Normalizer's is code), translated where the catalog
+    can, in plain text, cut at ``limit`` characters.
+
+    Taken from the text as ``display`` renders it for the page (kept per text): rendering
+    the first paragraph again on its own cost each language a markdown-it pass per page,
+    and the paragraph cut from the source before it was cleaned could miss its translation
+    (a Chinese page said "not translated" of a text it showed translated). The note that
+    opens an untranslated run is not the text. Kept for the process: an operator page and
+    its evidence page describe themselves alike."""
+    html = display.schema_text(text)
+    opening = _OPENING.match(html)
+    plain = " ".join(Markup(opening.group("text") if opening else html).striptags().split())
     return plain if len(plain) <= limit else plain[: limit - 1].rstrip() + "…"

@@ -3,8 +3,12 @@ name (the site's filters on top of the documents', see ``tests/present/test_filt
 
 from __future__ import annotations
 
+import re
+
 from markupsafe import Markup
 
+from gendoc.collect import installed
+from gendoc.present import render
 from gendoc.site.pages import environment
 from tests.present.test_filters import registered_by_name, used_filters
 
@@ -31,3 +35,32 @@ def test_once_renders_a_macro_once_per_arguments_and_their_types() -> None:
     assert calls == ["x<y", "<i>", "<i>"]
     other = environment(None, "zh", "")  # each language's environment keeps its own
     assert other.globals["once"] is not env.globals["once"]
+
+
+def test_a_description_is_the_opening_paragraph_the_page_shows() -> None:
+    """A page's description is the first paragraph of its text as the page shows it: on the
+    Chinese site, translated wherever the page shows the text translated (MaxUnpool's said
+    "not translated yet" when its first paragraph was cut from the source before cleaning),
+    never the note that opens an untranslated run. Checked against the rendered text's own
+    words for every operator of onnx in both languages; a text that opens with code (onnx's
+    Normalizer) is described by it."""
+    reference = installed.reference(with_details=True)
+    for lang in ("en", "zh"):
+        describe = environment(None, lang, reference.onnx_version).filters["description"]
+        shown = render.display(render.RenderOptions(lang=lang), reference.onnx_version)
+        note = shown.gettext("Not translated yet: the English original.")
+        for domain in reference.domains:
+            for op in reference.operators(domain):
+                page = shown.schema_text(op.latest.doc)
+                words = " ".join(Markup(page).striptags().split())
+                described = describe(op.latest.doc)
+                assert described, op.name
+                assert note not in described, op.name
+                if lang == "zh" and "gd-untranslated" not in page:
+                    assert re.search(r"[\u4e00-\u9fff]", described), op.name
+                if "gd-untranslated" not in page:  # the words the page opens with
+                    assert words.startswith(described.removesuffix("…")), op.name
+    normalizer = reference.operators("ai.onnx.ml")
+    (found,) = [op for op in normalizer if op.name == "Normalizer"]
+    english = environment(None, "en", reference.onnx_version).filters["description"]
+    assert english(found.latest.doc).startswith("Normalize the input.")
