@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import Any
 
 import jinja2
@@ -261,6 +261,36 @@ def _escaped(value: Any) -> Any:
     return value if isinstance(value, int | float) else escape(value)
 
 
+def _escaped_once(value: Any, /) -> Markup:
+    """What an HTML template writes for ``{{ value }}``: markupsafe's ``escape``, but a value
+    that is markup already is written as it is, not copied (see :class:`HtmlTemplate`)."""
+    return value if type(value) is Markup else escape(value)
+
+
+class HtmlTemplate(jinja2.Template):
+    """A template of an environment with autoescape on, whose output expressions pass markup on.
+
+    Jinja compiles ``{{ value }}`` into ``escape(value)``, and for a value that is markup
+    already (a macro's output, a rendered schema text) markupsafe's ``escape`` makes
+    ``Markup(value.__html__())``: a copy of the same text. A page writes its macros' output
+    level by level, so each level copied what the levels below made (112,000 such values on
+    a language's pages of the site). Markup is immutable: the value itself is the same
+    output. The template's code is Jinja's, unchanged; only the name its functions look
+    ``escape`` up by is bound here, when the template is made from its code."""
+
+    @classmethod
+    def from_code(
+        cls,
+        environment: jinja2.Environment,
+        code: CodeType,
+        globals: MutableMapping[str, Any],
+        uptodate: Callable[[], bool] | None = None,
+    ) -> jinja2.Template:
+        template = super().from_code(environment, code, globals, uptodate)
+        template.root_render_func.__globals__["escape"] = _escaped_once
+        return template
+
+
 def autoescaping(env: jinja2.Environment) -> jinja2.Environment:
     """``env`` with autoescape on, for HTML; its compiled templates are kept apart.
 
@@ -269,7 +299,9 @@ def autoescaping(env: jinja2.Environment) -> jinja2.Environment:
     a template used by both (``cli/_audit.j2``) would run as whichever
     environment compiled it first, unescaped in HTML or escaped in Markdown.
     """
-    return env.overlay(autoescape=True, bytecode_cache=template_cache(f"{_SETTINGS_KEY}-html"))
+    html = env.overlay(autoescape=True, bytecode_cache=template_cache(f"{_SETTINGS_KEY}-html"))
+    html.template_class = HtmlTemplate
+    return html
 
 
 def render_document(reference: Reference, document: Document, options: RenderOptions) -> str:

@@ -64,3 +64,36 @@ def test_a_description_is_the_opening_paragraph_the_page_shows() -> None:
     (found,) = [op for op in normalizer if op.name == "Normalizer"]
     english = environment(None, "en", reference.onnx_version).filters["description"]
     assert english(found.latest.doc).startswith("Normalize the input.")
+
+
+def test_html_templates_write_markup_as_it_is_and_escape_everything_else() -> None:
+    """The site's templates write a value that is markup already (a macro's output) without
+    copying it, and everything else escaped as markupsafe escapes it: text, numbers, an
+    object with ``__html__``, a Markup subclass, inside macros and imported ones too."""
+
+    class Html:
+        def __html__(self) -> str:
+            return "<em>ok</em>"
+
+    class Bold(Markup):
+        pass
+
+    env = environment(None, "en", "")
+    source = (
+        "{% macro wrap(x) %}<p>{{ x }}</p>{% endmacro %}"
+        "{{ wrap(text) }}|{{ wrap(safe) }}|{{ n }}|{{ obj }}|{{ bold }}|{{ wrap(wrap(text)) }}"
+    )
+    template = env.from_string(source)
+    values = {"text": "a<b & 'c'", "safe": Markup("<i>x</i>"), "n": 3, "obj": Html()}
+    values["bold"] = Bold("<b>&</b>")
+    expected = (
+        "<p>a&lt;b &amp; &#39;c&#39;</p>|<p><i>x</i></p>|3|<em>ok</em>|<b>&</b>"
+        "|<p><p>a&lt;b &amp; &#39;c&#39;</p></p>"
+    )
+    assert template.render(values) == expected
+    # the name the compiled code looks ``escape`` up by gives a Markup value back as it is
+    escape = template.root_render_func.__globals__["escape"]
+    value = Markup("<i>x</i>")
+    assert escape(value) is value
+    assert escape("<") == "&lt;" and type(escape("<")) is Markup
+    assert type(escape(values["bold"])) is Markup
