@@ -257,8 +257,8 @@ def _format(text: str, autoescape: bool, variables: dict[str, Any]) -> str:
 
 
 def _escaped(value: Any) -> Any:
-    """``value`` escaped for HTML, or as it is where it is a number (``%(count)d``)."""
-    return value if isinstance(value, int | float) else escape(value)
+    """``value`` escaped for HTML, or as it is where it is a number (``%(count)d``) or markup."""
+    return value if isinstance(value, int | float) else _escaped_once(value)
 
 
 def _escaped_once(value: Any, /) -> Markup:
