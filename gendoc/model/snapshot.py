@@ -296,9 +296,16 @@ def domain_part(snapshot: Snapshot, domain: str) -> Snapshot:
     )
 
 
+def encode_utf8(snapshot: Snapshot) -> bytes:
+    """The snapshot text (:func:`encode`) as the UTF-8 bytes of its file: made as bytes, it
+    needs no decoding into a string (some 10 MB of onnx's, in a wider form where any
+    character is outside ASCII) to be encoded again for writing."""
+    return msgspec.json.format(_ENCODER.encode(snapshot), indent=2) + b"\n"
+
+
 def encode(snapshot: Snapshot) -> str:
     """The snapshot text: fixed key order, two-space indent, UTF-8 as is, final newline."""
-    return msgspec.json.format(_ENCODER.encode(snapshot), indent=2).decode("utf-8") + "\n"
+    return encode_utf8(snapshot).decode("utf-8")
 
 
 def dumps(

@@ -23,7 +23,7 @@ nothing here is an mkdocs page, so the files cost mkdocs nothing.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, partial
 from pathlib import Path
@@ -32,7 +32,7 @@ import jinja2
 
 from gendoc.audit.snapshot_verdicts import export_snapshot
 from gendoc.model.reference import Operator
-from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode
+from gendoc.model.snapshot import SCHEMA_FILE, domain_part, encode_utf8
 from gendoc.present import render
 from gendoc.present.render import template_errors
 from gendoc.runtime.operator_support import runtime_support
@@ -71,7 +71,7 @@ class Published:
         folder: Path,
         name: str,
         names: set[str],
-        make: Callable[[], dict[str, str]],
+        make: Callable[[], Mapping[str, str | bytes]],
         *more: str,
     ) -> None:
         """Write into ``folder`` the files ``make()`` gives, or those an earlier build of the
@@ -85,14 +85,14 @@ class Published:
         if not restore(f"published-{name}", key[:40], folder, names):
             keep(f"published-{name}", key[:40], folder, write_files(folder, make()))
 
-    def data(self) -> dict[str, str]:
-        """The files of ``reference/``, by name."""
+    def data(self) -> dict[str, bytes]:
+        """The files of ``reference/``, by name, as the bytes written."""
         reference = self.content.reference
         runtime = runtime_support(reference)
         snapshot = export_snapshot(reference, self.content.facts.verdicts, runtime)
-        files = {WHOLE: encode(snapshot), SCHEMA: SCHEMA_FILE.read_text(encoding="utf-8")}
+        files = {WHOLE: encode_utf8(snapshot), SCHEMA: SCHEMA_FILE.read_bytes()}
         for domain in self.content.reference.domains:
-            files[self.domain_file(domain)] = encode(domain_part(snapshot, domain))
+            files[self.domain_file(domain)] = encode_utf8(domain_part(snapshot, domain))
         return files
 
     def markdown_path(self, op: Operator) -> str:
