@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gendoc.site.build_state import SiteBuild
+from gendoc.site.languages import cpu_share
 from gendoc.site.page_table import write_site_wide
 from gendoc.site.published import Published
 from gendoc.site.search_index import Pages, index_pages, merge_bundles
@@ -39,10 +40,14 @@ class SiteEnd:
         prefix = "" if lang == self.build.first_language else f"{lang}/"
         self.published.write_language(self.site / prefix, lang, prefix)
 
-    def index(self, pages: Pages) -> Path:
-        """Index ``pages`` into the build's folder of index parts: the part's bundle."""
+    def index(self, pages: Pages, share: int | None = None) -> Path:
+        """Index ``pages`` into the build's folder of index parts: the part's bundle; by
+        Pagefind on the processors of this process's ``share`` (0: the first language's, 1:
+        the worker's), where the languages are built by two (:func:`.languages.cpu_share`)."""
         self.build.remove_old_pages(self.site, pages)
-        return index_pages(self.site, self.cache, pages, self.build.index_folder(self.site))
+        cpus = None if share is None else cpu_share(share, 2)
+        folder = self.build.index_folder(self.site)
+        return index_pages(self.site, self.cache, pages, folder, cpus)
 
     def own(self, languages: list[str]) -> None:
         """What a process writes after indexing the languages it built: their Markdown (its
@@ -58,7 +63,7 @@ class SiteEnd:
         write their Markdown and, unless taken, the data."""
         self.build.save(built_before)
         for lang in languages:
-            self.index(Pages(lang, lang))
+            self.index(Pages(lang, lang), share=1)
         self.own(languages)
 
     def finish(self, others: list[str], wait_for_worker: Callable[[], None] | None) -> None:
@@ -70,7 +75,8 @@ class SiteEnd:
         write_operator_names(self.published.content, self.site)
         write_terms(self.site)
         write_site_wide(self.published.content, self.site, self.build.first_language)
-        bundles = [self.index(Pages(self.build.first_language, skip=frozenset(others)))]
+        first = Pages(self.build.first_language, skip=frozenset(others))
+        bundles = [self.index(first, share=None if wait_for_worker is None else 0)]
         if wait_for_worker is not None:  # it indexed and published the others
             self.own([self.build.first_language])
             wait_for_worker()

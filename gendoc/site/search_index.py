@@ -162,9 +162,16 @@ def html_key(site: Path, pages: Pages) -> str:
     return scan_site(site, pages)[0]
 
 
-def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Path:
+def index_pages(
+    site: Path,
+    cache: Path | None,
+    pages: Pages,
+    parts: Path,
+    cpus: frozenset[int] | None = None,
+) -> Path:
     """The bundle of ``pages``, as ``parts/<name>`` (``parts`` from :func:`parts_folder`):
-    restored from ``cache`` when their HTML is unchanged, else indexed."""
+    restored from ``cache`` when their HTML is unchanged, else indexed (by Pagefind on the
+    processors ``cpus``, when given)."""
     kept = cache / "search-index" / pages.name if cache else None
     key, marked = scan_site(site, pages)
     target = parts / pages.name
@@ -175,7 +182,7 @@ def index_pages(site: Path, cache: Path | None, pages: Pages, parts: Path) -> Pa
         except (OSError, ValueError, KeyError, zipfile.BadZipFile):  # missing, or damaged
             pass
         shutil.rmtree(target, ignore_errors=True)  # a damaged bundle is indexed again
-    run_pagefind(site, pages, marked, target)
+    run_pagefind(site, pages, marked, target, cpus)
     if kept is not None:
         keep(target, kept, key)
     return target
@@ -231,24 +238,28 @@ def _entry_text(entry: dict, languages: dict) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def run_pagefind(site: Path, pages: Pages, marked: bool, bundle: Path) -> None:
-    """Index ``pages`` of ``site`` into ``bundle``, only their marked text if ``marked``."""
+def run_pagefind(
+    site: Path, pages: Pages, marked: bool, bundle: Path, cpus: frozenset[int] | None = None
+) -> None:
+    """Index ``pages`` of ``site`` into ``bundle``, only their marked text if ``marked``, by
+    Pagefind on the processors ``cpus`` (all of this process's when ``None``)."""
     root = ROOT_ARGS if marked else ()
     segmenter = Segmenter()
     source = Path(tempfile.mkdtemp(dir=_scratch(site), prefix=f".{site.name}-search-"))
     try:
         segmented = _search_copy(site, pages, source, segmenter)
-        done = subprocess.run(
-            [
-                *pagefind_command(),
-                *("--site", str(source), "--output-path", str(bundle)),
-                *root,
-                *PAGEFIND_ARGS,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        with _started_on(cpus):
+            done = subprocess.run(
+                [
+                    *pagefind_command(),
+                    *("--site", str(source), "--output-path", str(bundle)),
+                    *root,
+                    *PAGEFIND_ARGS,
+                ],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
     finally:
         shutil.rmtree(source, ignore_errors=True)
     if done.returncode != 0:
@@ -267,6 +278,23 @@ def run_pagefind(site: Path, pages: Pages, marked: bool, bundle: Path) -> None:
     for code in segmented:
         text = json.dumps(vocabulary, ensure_ascii=False, separators=(",", ":"))
         (bundle / VOCABULARY.format(code=code)).write_text(text, encoding="utf-8")
+
+
+@contextlib.contextmanager
+def _started_on(cpus: frozenset[int] | None) -> Iterator[None]:
+    """This thread on ``cpus`` for the time of the block, so that a command it starts keeps
+    them (a child inherits its parent's processors): no other way to give them to one
+    started with ``vfork``, as ``subprocess`` starts it, where a ``preexec_fn`` would fork
+    the whole process. The thread only waits for the command meanwhile."""
+    if not cpus:
+        yield
+        return
+    mine = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, mine)
 
 
 # A file system in memory, where Linux has one for every user (a tmpfs), and how much of it

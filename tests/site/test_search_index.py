@@ -471,3 +471,41 @@ def test_the_index_lists_its_pages_by_kind_for_the_ranking(tmp_path: Path) -> No
         "opset": [],
         "evidence": [],
     }
+
+
+def test_pagefind_runs_on_the_processors_it_is_given_and_the_build_keeps_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pagefind is started on the processors given (a child inherits its parent's), its index
+    the same as on all of them; the building process has all of its own back after."""
+    mine = os.sched_getaffinity(0)
+    started = subprocess.Popen
+    seen: list[set[int]] = []
+
+    def recording(*args, **kwargs):
+        seen.append(os.sched_getaffinity(0))
+        return started(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", recording)
+    bundles = {}
+    for name, cpus in (("all", None), ("one", frozenset({min(mine)}))):
+        site = make_site(tmp_path / name)
+        bundle = index_pages(site, None, Pages("site"), parts_folder(site), cpus)
+        assert seen.pop() == set(cpus or mine)
+        assert os.sched_getaffinity(0) == mine
+        bundles[name] = every_file(bundle)
+    assert bundles["one"] == bundles["all"]
+
+
+def test_each_language_process_gets_its_share_of_the_processors(monkeypatch) -> None:
+    """The first language's process and the worker split the processors between them, every
+    other one each; a process alone on one processor, or with a share that would be all of
+    them, keeps them all (``None``)."""
+    from gendoc.site.languages import cpu_share
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 6})
+    assert cpu_share(0, 2) == {0, 2, 6}
+    assert cpu_share(1, 2) == {1, 3}
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3})
+    assert cpu_share(0, 2) is None
+    assert cpu_share(1, 2) is None
