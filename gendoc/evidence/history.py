@@ -252,15 +252,16 @@ def _shared(schema: Schema, s: Suggestion, param: Parameter, known: _Known) -> S
         theirs = _params(o).get(ref)
         if theirs is not None and (schema.name in ONE_MATHEMATICS or _same_text(theirs, param)):
             peers.append(o)
-    family = next((f for f in FAMILIES if (schema.name, ref.part, ref.name) in f), frozenset())
-    peers += _nearest(
-        schema,
-        (
-            o
-            for o in known.schemas
-            if o.name != schema.name and (o.name, ref.part, ref.name) in family
-        ),
-    )
+    family = next((f for f in FAMILIES if (schema.name, ref.part, ref.name) in f), None)
+    if family is not None:  # most parameters have none: every schema was looked at for nothing
+        peers += _nearest(
+            schema,
+            (
+                o
+                for o in known.schemas
+                if o.name != schema.name and (o.name, ref.part, ref.name) in family
+            ),
+        )
     firm = [
         (o, t, verdict)
         for o in peers
